@@ -1,0 +1,265 @@
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::options::{GameId, Opt};
+use crate::position::{Move, PlayError, PlayErrorKind, Played, Position};
+use crate::side::Side;
+use crate::trace::{NoTrace, Observer};
+
+/// Why a game, or a round of a match, ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndReason {
+    /// The player to move had no legal move.
+    NoMoves,
+    /// The same position occurred for the third time.
+    Repetition,
+    /// Olowuka: a player reached 25 captured seeds.
+    TwentyFive,
+    /// `endless-ends-game`: an endless move was played.
+    EndlessMove,
+    /// A match of rounds: a player could not fill a single hole.
+    CannotRefill,
+}
+
+impl EndReason {
+    pub const ALL: [EndReason; 5] = [
+        EndReason::NoMoves,
+        EndReason::Repetition,
+        EndReason::TwentyFive,
+        EndReason::EndlessMove,
+        EndReason::CannotRefill,
+    ];
+
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            EndReason::NoMoves => "no-moves",
+            EndReason::Repetition => "repetition",
+            EndReason::TwentyFive => "twenty-five",
+            EndReason::EndlessMove => "endless-move",
+            EndReason::CannotRefill => "cannot-refill",
+        }
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for EndReason {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<EndReason, String> {
+        EndReason::ALL.into_iter().find(|r| r.as_str() == s).ok_or_else(|| {
+            format!(
+                "unknown end reason `{s}` (expected no-moves, repetition, twenty-five, endless-move or cannot-refill)"
+            )
+        })
+    }
+}
+
+fn winner_of(score: [u32; 2]) -> Option<Side> {
+    match score[0].cmp(&score[1]) {
+        std::cmp::Ordering::Greater => Some(Side::South),
+        std::cmp::Ordering::Less => Some(Side::North),
+        std::cmp::Ordering::Equal => None,
+    }
+}
+
+/// The end of a whole game (or match).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// South's and North's seeds at the end, the rows' remaining seeds included.
+    pub score: [u32; 2],
+    pub reason: EndReason,
+    /// `None` for a draw.
+    pub winner: Option<Side>,
+}
+
+/// The end of one round of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundEnd {
+    pub round: u16,
+    pub reason: EndReason,
+    /// Holdings at the round's end, the rows' seeds taken.
+    pub holdings: [u32; 2],
+    pub winner: Option<Side>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Ongoing,
+    Over(Outcome),
+}
+
+/// What a move did, beyond the new position.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayReport {
+    /// Seeds each side gained during the move itself (captures of every kind).
+    pub gained: [u32; 2],
+    pub laps: u64,
+    /// The move was endless and, under `endless-ends-game`, ended the game or round.
+    pub endless: bool,
+    /// Rounds that ended after this move (several when a new round cannot
+    /// even start), each followed by the next round unless the match is over.
+    pub round_ends: Vec<RoundEnd>,
+    /// Set when the game (or match) ended.
+    pub outcome: Option<Outcome>,
+}
+
+/// A game in progress: a position plus what one position cannot know —
+/// repetition history, whether the game or round is over, and rounds.
+#[derive(Clone, Debug)]
+pub struct Game {
+    position: Position,
+    /// Repetition keys of this round since seeds last left the board (no
+    /// earlier position can recur once the board holds fewer seeds).
+    history: Vec<u128>,
+    status: Status,
+}
+
+impl Game {
+    /// A game from `position`, which counts as its first occurrence. The
+    /// game may be over at once if the side to move cannot move.
+    pub fn new(position: Position) -> Result<(Game, PlayReport), PlayError> {
+        let mut game = Game {
+            position,
+            history: vec![position.repetition_key()],
+            status: Status::Ongoing,
+        };
+        let mut report = PlayReport::default();
+        game.start_round(&mut report)?;
+        Ok((game, report))
+    }
+
+    #[must_use]
+    pub const fn position(&self) -> &Position {
+        &self.position
+    }
+
+    #[must_use]
+    pub const fn status(&self) -> Status {
+        self.status
+    }
+
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.status {
+            Status::Over(outcome) => Some(outcome),
+            Status::Ongoing => None,
+        }
+    }
+
+    pub fn play(&mut self, mv: Move) -> Result<PlayReport, PlayError> {
+        self.play_traced(mv, &mut NoTrace)
+    }
+
+    /// Plays `mv` and applies every end check of rules.md in order: endless
+    /// move, Olowuka's 25, repetition, then "cannot move".
+    pub fn play_traced<O: Observer>(
+        &mut self,
+        mv: Move,
+        obs: &mut O,
+    ) -> Result<PlayReport, PlayError> {
+        if self.status != Status::Ongoing {
+            return Err(PlayError {
+                kind: PlayErrorKind::GameOver,
+                position: self.position,
+            });
+        }
+        let before = self.position;
+        let played = before.play_traced(mv, obs)?;
+        let mut report = PlayReport::default();
+        match played {
+            Played::Endless { .. } => {
+                report.endless = true;
+                self.end_round(EndReason::EndlessMove, &mut report)?;
+            }
+            Played::Finite { position, laps } => {
+                // Decide "cannot move" before changing anything, so that an
+                // undecided verdict leaves the game as it was.
+                let rules = position.rules();
+                let twenty_five = rules.game() == GameId::Olowuka
+                    && !rules.has(Opt::PlayToEnd)
+                    && Side::BOTH.iter().any(|s| position.store(*s) >= 25);
+                let key = position.repetition_key();
+                let irreversible = position.board_seeds() != before.board_seeds();
+                let repeats = !rules.has(Opt::NoRepetitionRule)
+                    && !irreversible
+                    && self.history.iter().filter(|k| **k == key).count() >= 2;
+                let can_move = twenty_five || repeats || position.has_legal_move()?;
+                for side in Side::BOTH {
+                    report.gained[side.index()] =
+                        u32::from(position.store(side)) - u32::from(before.store(side));
+                }
+                report.laps = laps;
+                self.position = position;
+                if irreversible {
+                    self.history.clear();
+                }
+                self.history.push(key);
+                if twenty_five {
+                    self.end_round(EndReason::TwentyFive, &mut report)?;
+                } else if repeats {
+                    self.end_round(EndReason::Repetition, &mut report)?;
+                } else if !can_move {
+                    self.end_round(EndReason::NoMoves, &mut report)?;
+                }
+            }
+        }
+        Ok(report)
+    }
+
+    /// Ends the current round (or the game), then starts the next round of a
+    /// match, as many times as rounds end without a move.
+    fn end_round(&mut self, reason: EndReason, report: &mut PlayReport) -> Result<(), PlayError> {
+        let rules = self.position.rules();
+        self.position.sweep_rows();
+        let holdings = Side::BOTH.map(|s| u32::from(self.position.store(s)));
+        if !rules.game().has_rounds() {
+            self.finish(reason, report);
+            return Ok(());
+        }
+        report.round_ends.push(RoundEnd {
+            round: self.position.round(),
+            reason,
+            holdings,
+            winner: winner_of(holdings),
+        });
+        if !rules.plays_rounds() {
+            self.finish(reason, report);
+            return Ok(());
+        }
+        if self.position.refill().is_some() {
+            self.finish(EndReason::CannotRefill, report);
+            return Ok(());
+        }
+        self.history.clear();
+        self.history.push(self.position.repetition_key());
+        self.start_round(report)
+    }
+
+    /// At the start of a game or round only "cannot move" is checked.
+    fn start_round(&mut self, report: &mut PlayReport) -> Result<(), PlayError> {
+        if self.position.has_legal_move()? {
+            Ok(())
+        } else {
+            self.end_round(EndReason::NoMoves, report)
+        }
+    }
+
+    fn finish(&mut self, reason: EndReason, report: &mut PlayReport) {
+        let score = Side::BOTH.map(|s| u32::from(self.position.store(s)));
+        let outcome = Outcome {
+            score,
+            reason,
+            winner: winner_of(score),
+        };
+        self.status = Status::Over(outcome);
+        report.outcome = Some(outcome);
+    }
+}

@@ -1,0 +1,38 @@
+//! Rules of four relay-sowing mancala games — Olinda Keliya, Olowuka,
+//! Pallankuzhi and Rio Kadalis — as fixed by the project's `rules.md`.
+//!
+//! The shape follows shakmaty: an unvalidated [`Setup`] becomes a validated
+//! [`Position`]; [`Position::play`] returns the next position or a
+//! [`PlayError`] that carries the position back. [`Game`] adds what a single
+//! position cannot know: repetition history, the end of a game or round, and
+//! refilling between the rounds of a match.
+//!
+//! Every move terminates: relay sowing is run with exact cycle detection in
+//! constant memory (Brent's algorithm) and a lap budget that yields
+//! [`PlayError`] "undecided" rather than a silent verdict.
+
+mod game;
+mod options;
+mod position;
+mod setup;
+mod side;
+mod sow;
+mod trace;
+
+pub use game::{EndReason, Game, Outcome, PlayReport, RoundEnd, Status};
+pub use options::{GameId, Opt, Options, OptionsError, ParseGameIdError, ParseOptionError, Rules};
+pub use position::{
+    Move, MoveList, ParseMoveError, PlayError, PlayErrorKind, Played, Position, Verdict,
+};
+pub use setup::{Setup, SetupError, SetupProblem};
+pub use side::{Dir, Hole, Side};
+pub use sow::DEFAULT_LAP_BUDGET;
+pub use trace::{Capture, CaptureKind, Event, LapEnd, NoTrace, Observer, Trace};
+
+/// Holes per row can never exceed this (Olinda Keliya and Pallankuzhi use 7).
+pub const MAX_HOLES: usize = 7;
+
+/// Seeds are counted in `u8`: a position may hold at most this many seeds in
+/// all (board, stores and captures together). The largest standard game,
+/// Olinda Keliya with 7 seeds, uses 98.
+pub const MAX_SEEDS: u32 = 255;

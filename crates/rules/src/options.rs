@@ -1,0 +1,476 @@
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::side::Dir;
+use crate::sow::DEFAULT_LAP_BUDGET;
+
+/// The four games, by the ids records and tools spell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum GameId {
+    #[serde(rename = "olinda-keliya")]
+    OlindaKeliya,
+    #[serde(rename = "olowuka")]
+    Olowuka,
+    #[serde(rename = "pallankuzhi")]
+    Pallankuzhi,
+    #[serde(rename = "rio-kadalis")]
+    RioKadalis,
+}
+
+impl GameId {
+    pub const ALL: [GameId; 4] = [
+        GameId::OlindaKeliya,
+        GameId::Olowuka,
+        GameId::Pallankuzhi,
+        GameId::RioKadalis,
+    ];
+
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            GameId::OlindaKeliya => "olinda-keliya",
+            GameId::Olowuka => "olowuka",
+            GameId::Pallankuzhi => "pallankuzhi",
+            GameId::RioKadalis => "rio-kadalis",
+        }
+    }
+
+    /// Whether the game is a match of rounds with refills and closed holes.
+    #[must_use]
+    pub const fn has_rounds(self) -> bool {
+        matches!(self, GameId::Pallankuzhi | GameId::RioKadalis)
+    }
+
+    /// Whether captured seeds go to stores on the board (the diagram draws them)
+    /// rather than being kept off the board.
+    #[must_use]
+    pub const fn has_stores(self) -> bool {
+        matches!(self, GameId::OlindaKeliya | GameId::Pallankuzhi)
+    }
+
+    /// The seed-count values a `seeds=N` option may take (the default included).
+    #[must_use]
+    pub const fn seed_choices(self) -> &'static [u8] {
+        match self {
+            GameId::OlindaKeliya => &[4, 5, 6, 7],
+            GameId::Pallankuzhi => &[4, 5, 6],
+            GameId::Olowuka | GameId::RioKadalis => &[],
+        }
+    }
+
+    #[must_use]
+    pub const fn default_seeds(self) -> u8 {
+        match self {
+            GameId::Pallankuzhi => 6,
+            _ => 4,
+        }
+    }
+
+    /// The flag options that apply to this game.
+    #[must_use]
+    pub fn allows(self, opt: Opt) -> bool {
+        use Opt::*;
+        match opt {
+            SkipOrigin | EndlessEndsGame | NoRepetitionRule => true,
+            SameDirection | SeriesCapture => self == GameId::OlindaKeliya,
+            PlayToEnd => self == GameId::Olowuka,
+            PasuToOwner | NoPasuOnLastSeed | CaptureOpposite => self == GameId::Pallankuzhi,
+            SingleRound => self.has_rounds(),
+            Clockwise | FiveHoles => self == GameId::RioKadalis,
+        }
+    }
+}
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseGameIdError(pub String);
+
+impl fmt::Display for ParseGameIdError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown game id `{}` (expected olinda-keliya, olowuka, pallankuzhi or rio-kadalis)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseGameIdError {}
+
+impl FromStr for GameId {
+    type Err = ParseGameIdError;
+
+    fn from_str(s: &str) -> Result<GameId, ParseGameIdError> {
+        GameId::ALL
+            .into_iter()
+            .find(|g| g.as_str() == s)
+            .ok_or_else(|| ParseGameIdError(s.to_owned()))
+    }
+}
+
+/// A variant option that is on or off (seed counts are separate: `seeds=N`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Opt {
+    SameDirection,
+    SeriesCapture,
+    SkipOrigin,
+    EndlessEndsGame,
+    NoRepetitionRule,
+    PlayToEnd,
+    PasuToOwner,
+    NoPasuOnLastSeed,
+    CaptureOpposite,
+    SingleRound,
+    Clockwise,
+    FiveHoles,
+}
+
+impl Opt {
+    /// Every flag, in canonical (printing) order.
+    pub const ALL: [Opt; 12] = [
+        Opt::SameDirection,
+        Opt::SeriesCapture,
+        Opt::SkipOrigin,
+        Opt::EndlessEndsGame,
+        Opt::NoRepetitionRule,
+        Opt::PlayToEnd,
+        Opt::PasuToOwner,
+        Opt::NoPasuOnLastSeed,
+        Opt::CaptureOpposite,
+        Opt::SingleRound,
+        Opt::Clockwise,
+        Opt::FiveHoles,
+    ];
+
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Opt::SameDirection => "same-direction",
+            Opt::SeriesCapture => "series-capture",
+            Opt::SkipOrigin => "skip-origin",
+            Opt::EndlessEndsGame => "endless-ends-game",
+            Opt::NoRepetitionRule => "no-repetition-rule",
+            Opt::PlayToEnd => "play-to-end",
+            Opt::PasuToOwner => "pasu-to-owner",
+            Opt::NoPasuOnLastSeed => "no-pasu-on-last-seed",
+            Opt::CaptureOpposite => "capture-opposite",
+            Opt::SingleRound => "single-round",
+            Opt::Clockwise => "clockwise",
+            Opt::FiveHoles => "five-holes",
+        }
+    }
+
+    const fn bit(self) -> u16 {
+        1 << self as u16
+    }
+}
+
+impl fmt::Display for Opt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A set of variant options as a record writes them, e.g. `seeds=5 series-capture`.
+/// Parsing knows every option name but not which game it applies to:
+/// [`Rules::new`] checks that.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Options {
+    flags: u16,
+    seeds: Option<u8>,
+}
+
+impl Options {
+    #[must_use]
+    pub const fn new() -> Options {
+        Options {
+            flags: 0,
+            seeds: None,
+        }
+    }
+
+    #[must_use]
+    pub const fn has(self, opt: Opt) -> bool {
+        self.flags & opt.bit() != 0
+    }
+
+    #[must_use]
+    pub const fn with(mut self, opt: Opt) -> Options {
+        self.flags |= opt.bit();
+        self
+    }
+
+    #[must_use]
+    pub const fn with_seeds(mut self, seeds: u8) -> Options {
+        self.seeds = Some(seeds);
+        self
+    }
+
+    /// The `seeds=N` option, if given.
+    #[must_use]
+    pub const fn seeds(self) -> Option<u8> {
+        self.seeds
+    }
+
+    pub fn flags(self) -> impl Iterator<Item = Opt> {
+        Opt::ALL.into_iter().filter(move |o| self.has(*o))
+    }
+
+    #[must_use]
+    pub const fn is_empty(self) -> bool {
+        self.flags == 0 && self.seeds.is_none()
+    }
+
+    /// Adds one option word (`series-capture`, `seeds=5`).
+    pub fn insert_word(&mut self, word: &str) -> Result<(), ParseOptionError> {
+        if let Some(n) = word.strip_prefix("seeds=") {
+            let n: u8 = match n.parse() {
+                Ok(n) if (1..=99).contains(&n) => n,
+                _ => return Err(ParseOptionError::BadSeeds(word.to_owned())),
+            };
+            if self.seeds.is_some() {
+                return Err(ParseOptionError::Repeated("seeds".to_owned()));
+            }
+            self.seeds = Some(n);
+            return Ok(());
+        }
+        let opt = Opt::ALL
+            .into_iter()
+            .find(|o| o.as_str() == word)
+            .ok_or_else(|| ParseOptionError::Unknown(word.to_owned()))?;
+        if self.has(opt) {
+            return Err(ParseOptionError::Repeated(word.to_owned()));
+        }
+        *self = self.with(opt);
+        Ok(())
+    }
+}
+
+impl fmt::Display for Options {
+    /// Canonical form: `seeds=N` first, then the flags in [`Opt::ALL`] order,
+    /// separated by single spaces.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut sep = "";
+        if let Some(n) = self.seeds {
+            write!(f, "seeds={n}")?;
+            sep = " ";
+        }
+        for opt in self.flags() {
+            write!(f, "{sep}{opt}")?;
+            sep = " ";
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Options {
+    type Err = ParseOptionError;
+
+    /// Whitespace-separated option words, in any order.
+    fn from_str(s: &str) -> Result<Options, ParseOptionError> {
+        let mut options = Options::new();
+        for word in s.split_whitespace() {
+            options.insert_word(word)?;
+        }
+        Ok(options)
+    }
+}
+
+impl Serialize for Options {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Options {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Options, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseOptionError {
+    Unknown(String),
+    BadSeeds(String),
+    Repeated(String),
+}
+
+impl fmt::Display for ParseOptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseOptionError::Unknown(w) => write!(f, "unknown option `{w}`"),
+            ParseOptionError::BadSeeds(w) => {
+                write!(
+                    f,
+                    "bad seed count in `{w}` (expected seeds=N with N from 1 to 99)"
+                )
+            }
+            ParseOptionError::Repeated(w) => write!(f, "option `{w}` given twice"),
+        }
+    }
+}
+
+impl std::error::Error for ParseOptionError {}
+
+/// An option that does not apply to the game it was given for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionsError {
+    NotForGame { game: GameId, option: String },
+    Seeds { game: GameId, seeds: u8 },
+    ZeroBudget,
+}
+
+impl fmt::Display for OptionsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionsError::NotForGame { game, option } => {
+                write!(f, "option `{option}` does not apply to {game}")
+            }
+            OptionsError::Seeds { game, seeds } => {
+                let choices = game.seed_choices();
+                if choices.is_empty() {
+                    write!(f, "{game} has no seed-count option (seeds={seeds} given)")
+                } else {
+                    let list: Vec<String> = choices.iter().map(u8::to_string).collect();
+                    write!(
+                        f,
+                        "{game} is played with {} seeds per hole, not {seeds}",
+                        list.join(", ")
+                    )
+                }
+            }
+            OptionsError::ZeroBudget => f.write_str("the lap budget must be at least 1"),
+        }
+    }
+}
+
+impl std::error::Error for OptionsError {}
+
+/// A game with its options checked: everything the sowing engine needs to know
+/// about the rules, small and `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    game: GameId,
+    options: Options,
+    holes: u8,
+    seeds: u8,
+    lap_budget: u32,
+}
+
+impl Rules {
+    pub fn new(game: GameId, options: Options) -> Result<Rules, OptionsError> {
+        for opt in options.flags() {
+            if !game.allows(opt) {
+                return Err(OptionsError::NotForGame {
+                    game,
+                    option: opt.as_str().to_owned(),
+                });
+            }
+        }
+        let seeds = match options.seeds() {
+            None => game.default_seeds(),
+            Some(n) if game.seed_choices().contains(&n) => n,
+            Some(n) => return Err(OptionsError::Seeds { game, seeds: n }),
+        };
+        let holes = match game {
+            GameId::Olowuka => 6,
+            GameId::RioKadalis if options.has(Opt::FiveHoles) => 5,
+            GameId::RioKadalis => 6,
+            GameId::OlindaKeliya | GameId::Pallankuzhi => 7,
+        };
+        Ok(Rules {
+            game,
+            options,
+            holes,
+            seeds,
+            lap_budget: DEFAULT_LAP_BUDGET,
+        })
+    }
+
+    /// The standard rules of a game, no options.
+    #[must_use]
+    pub fn standard(game: GameId) -> Rules {
+        match Rules::new(game, Options::new()) {
+            Ok(rules) => rules,
+            Err(_) => unreachable!("no options always apply"),
+        }
+    }
+
+    /// Sets the lap budget B of rules.md's "Bounded work".
+    pub fn with_lap_budget(mut self, laps: u32) -> Result<Rules, OptionsError> {
+        if laps == 0 {
+            return Err(OptionsError::ZeroBudget);
+        }
+        self.lap_budget = laps;
+        Ok(self)
+    }
+
+    #[must_use]
+    pub const fn game(self) -> GameId {
+        self.game
+    }
+
+    #[must_use]
+    pub const fn options(self) -> Options {
+        self.options
+    }
+
+    #[must_use]
+    pub const fn has(self, opt: Opt) -> bool {
+        self.options.has(opt)
+    }
+
+    /// Holes per row.
+    #[must_use]
+    pub const fn holes(self) -> usize {
+        self.holes as usize
+    }
+
+    /// Seeds per hole at the start (and per refilled hole between rounds).
+    #[must_use]
+    pub const fn seeds_per_hole(self) -> u8 {
+        self.seeds
+    }
+
+    /// All the seeds of the game.
+    #[must_use]
+    pub const fn total_seeds(self) -> u32 {
+        2 * self.holes as u32 * self.seeds as u32
+    }
+
+    #[must_use]
+    pub const fn lap_budget(self) -> u32 {
+        self.lap_budget
+    }
+
+    /// Whether the first player chooses a direction with the first move
+    /// (Olinda Keliya without `same-direction`).
+    #[must_use]
+    pub const fn chooses_direction(self) -> bool {
+        matches!(self.game, GameId::OlindaKeliya) && !self.options.has(Opt::SameDirection)
+    }
+
+    /// Whether the game is played in rounds that continue after the first.
+    #[must_use]
+    pub const fn plays_rounds(self) -> bool {
+        self.game.has_rounds() && !self.options.has(Opt::SingleRound)
+    }
+
+    /// The direction every move sows in when no choice is made.
+    #[must_use]
+    pub const fn fixed_dir(self) -> Dir {
+        if matches!(self.game, GameId::RioKadalis) && self.options.has(Opt::Clockwise) {
+            Dir::Cw
+        } else {
+            Dir::Ccw
+        }
+    }
+}

@@ -1,0 +1,734 @@
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::options::{GameId, Opt, Rules};
+use crate::setup::{Setup, SetupError};
+use crate::side::{Dir, Hole, Side};
+use crate::sow::{Board, Sower, Unending};
+use crate::trace::{NoTrace, Observer};
+
+/// A move as a record writes it: the hole to empty, and on Olinda Keliya's
+/// first move the direction chosen. Parses and prints without a position
+/// (`E`, `e`, `E:ccw`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Move {
+    pub hole: Hole,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<Dir>,
+}
+
+impl Move {
+    #[must_use]
+    pub const fn new(hole: Hole) -> Move {
+        Move { hole, dir: None }
+    }
+
+    #[must_use]
+    pub const fn with_dir(hole: Hole, dir: Dir) -> Move {
+        Move {
+            hole,
+            dir: Some(dir),
+        }
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.hole)?;
+        if let Some(dir) = self.dir {
+            write!(f, ":{dir}")?;
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseMoveError(pub String);
+
+impl fmt::Display for ParseMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "invalid move `{}` (expected a hole label such as E or e, optionally E:ccw or E:cw)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseMoveError {}
+
+impl FromStr for Move {
+    type Err = ParseMoveError;
+
+    fn from_str(s: &str) -> Result<Move, ParseMoveError> {
+        let err = || ParseMoveError(s.to_owned());
+        let mut chars = s.chars();
+        let hole = chars.next().and_then(Hole::from_label).ok_or_else(err)?;
+        match chars.as_str() {
+            "" => Ok(Move::new(hole)),
+            ":ccw" => Ok(Move::with_dir(hole, Dir::Ccw)),
+            ":cw" => Ok(Move::with_dir(hole, Dir::Cw)),
+            _ => Err(err()),
+        }
+    }
+}
+
+/// Up to 14 moves (7 holes, two directions on Olinda Keliya's first move),
+/// kept on the stack.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MoveList {
+    moves: [Option<Move>; 14],
+    len: u8,
+}
+
+impl MoveList {
+    fn push(&mut self, mv: Move) {
+        self.moves[self.len as usize] = Some(mv);
+        self.len += 1;
+    }
+
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[must_use]
+    pub fn get(&self, i: usize) -> Option<Move> {
+        self.moves[..self.len()].get(i).copied().flatten()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
+        self.moves[..self.len()].iter().flatten().copied()
+    }
+
+    #[must_use]
+    pub fn contains(&self, mv: Move) -> bool {
+        self.iter().any(|m| m == mv)
+    }
+
+    fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut out = MoveList::default();
+        for mv in self.iter() {
+            if keep(mv) {
+                out.push(mv);
+            }
+        }
+        *self = out;
+    }
+}
+
+/// What a move does when sown, before the feeding rule is considered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The move ends after `laps` laps in `position` (side to move switched).
+    Finite { position: Position, laps: u64 },
+    /// Lap-start state number `first_repeat` repeats an earlier one.
+    Endless { first_repeat: u64, cycle: u64 },
+    /// Neither ended nor repeated within the lap budget.
+    Undecided { budget: u32 },
+}
+
+/// A validated position: board, stores, closed holes, side to move, Olinda
+/// Keliya's directions and the round of a match. Small and `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    rules: Rules,
+    board: Board,
+    closed: u16,
+    stores: [u8; 2],
+    to_move: Side,
+    south_dir: Option<Dir>,
+    round: u16,
+    round_starter: Side,
+}
+
+impl Position {
+    /// The starting position: South to move, every hole filled.
+    #[must_use]
+    pub fn new(rules: Rules) -> Position {
+        let mut board = [0; 16];
+        board[..2 * rules.holes()].fill(rules.seeds_per_hole());
+        Position {
+            rules,
+            board,
+            closed: 0,
+            stores: [0, 0],
+            to_move: Side::South,
+            south_dir: None,
+            round: 1,
+            round_starter: Side::South,
+        }
+    }
+
+    pub fn from_setup(rules: Rules, setup: &Setup) -> Result<Position, SetupError> {
+        let problems = setup.problems(rules);
+        if !problems.is_empty() {
+            return Err(SetupError { problems });
+        }
+        let n = rules.holes();
+        let mut board = [0u8; 16];
+        let mut closed = 0u16;
+        for (i, hole) in setup.south.iter().chain(&setup.north).enumerate() {
+            match hole {
+                // `problems` bounds every count by MAX_SEEDS.
+                Some(seeds) => board[i] = *seeds as u8,
+                None => closed |= 1 << i,
+            }
+        }
+        debug_assert_eq!(setup.south.len() + setup.north.len(), 2 * n);
+        let to_move = setup.to_move;
+        Ok(Position {
+            rules,
+            board,
+            closed,
+            stores: [setup.stores[0] as u8, setup.stores[1] as u8],
+            to_move,
+            south_dir: setup.south_dir,
+            round: setup.round as u16,
+            round_starter: setup.round_starter.unwrap_or(to_move),
+        })
+    }
+
+    /// The set-up that describes this position.
+    #[must_use]
+    pub fn to_setup(&self) -> Setup {
+        let row = |side| {
+            (0..self.rules.holes())
+                .map(|i| self.seeds(Hole::new(side, i as u8)).map(u32::from))
+                .collect()
+        };
+        Setup {
+            south: row(Side::South),
+            north: row(Side::North),
+            stores: [u32::from(self.stores[0]), u32::from(self.stores[1])],
+            to_move: self.to_move,
+            south_dir: self.south_dir,
+            round: u32::from(self.round),
+            round_starter: (self.round_starter != self.to_move).then_some(self.round_starter),
+        }
+    }
+
+    #[must_use]
+    pub const fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    #[must_use]
+    pub const fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    #[must_use]
+    pub const fn round(&self) -> u16 {
+        self.round
+    }
+
+    #[must_use]
+    pub const fn round_starter(&self) -> Side {
+        self.round_starter
+    }
+
+    /// Olinda Keliya: South's direction, once chosen.
+    #[must_use]
+    pub const fn south_dir(&self) -> Option<Dir> {
+        self.south_dir
+    }
+
+    /// The direction `side` sows in, or `None` while it is still to be chosen.
+    #[must_use]
+    pub fn dir_of(&self, side: Side) -> Option<Dir> {
+        if !self.rules.chooses_direction() {
+            return Some(self.rules.fixed_dir());
+        }
+        self.south_dir
+            .map(|d| if side == Side::South { d } else { d.reverse() })
+    }
+
+    /// Whether the move to be played now must name a direction.
+    #[must_use]
+    pub fn direction_due(&self) -> bool {
+        self.rules.chooses_direction() && self.south_dir.is_none()
+    }
+
+    fn index(&self, hole: Hole) -> usize {
+        match hole.side {
+            Side::South => hole.index as usize,
+            Side::North => self.rules.holes() + hole.index as usize,
+        }
+    }
+
+    /// Seeds in a hole; `None` when the hole is closed or off the board.
+    #[must_use]
+    pub fn seeds(&self, hole: Hole) -> Option<u8> {
+        if hole.index as usize >= self.rules.holes() {
+            return None;
+        }
+        let i = self.index(hole);
+        (self.closed & (1 << i) == 0).then_some(self.board[i])
+    }
+
+    #[must_use]
+    pub fn is_closed(&self, hole: Hole) -> bool {
+        (hole.index as usize) < self.rules.holes() && self.closed & (1 << self.index(hole)) != 0
+    }
+
+    /// A side's store, captured seeds or winnings.
+    #[must_use]
+    pub const fn store(&self, side: Side) -> u8 {
+        self.stores[side.index()]
+    }
+
+    /// Seeds in a side's row.
+    #[must_use]
+    pub fn row_seeds(&self, side: Side) -> u32 {
+        let n = self.rules.holes();
+        let range = match side {
+            Side::South => 0..n,
+            Side::North => n..2 * n,
+        };
+        self.board[range].iter().map(|&s| u32::from(s)).sum()
+    }
+
+    /// Seeds on the board, both rows.
+    #[must_use]
+    pub fn board_seeds(&self) -> u32 {
+        self.board.iter().map(|&s| u32::from(s)).sum()
+    }
+
+    /// Board, closed holes and side to move: what threefold repetition compares.
+    #[must_use]
+    pub fn repetition_key(&self) -> u128 {
+        u128::from_le_bytes(self.board)
+            | (u128::from(self.closed) << 112)
+            | (u128::from(self.to_move as u8) << 127)
+    }
+
+    /// The moves worth trying: every non-empty open hole of the side to move
+    /// (in both directions when a direction is due). Legality needs sowing:
+    /// see [`Position::legal_moves`].
+    #[must_use]
+    pub fn candidates(&self) -> MoveList {
+        let mut list = MoveList::default();
+        let side = self.to_move;
+        for i in 0..self.rules.holes() as u8 {
+            let hole = Hole::new(side, i);
+            if self.seeds(hole).is_some_and(|s| s > 0) {
+                if self.direction_due() {
+                    list.push(Move::with_dir(hole, Dir::Ccw));
+                    list.push(Move::with_dir(hole, Dir::Cw));
+                } else {
+                    list.push(Move::new(hole));
+                }
+            }
+        }
+        list
+    }
+
+    /// Checks everything about `mv` that needs no sowing.
+    fn check_shape(&self, mv: Move) -> Result<Dir, PlayErrorKind> {
+        let hole = mv.hole;
+        if hole.index as usize >= self.rules.holes() {
+            return Err(PlayErrorKind::NoSuchHole {
+                hole,
+                holes: self.rules.holes(),
+            });
+        }
+        if hole.side != self.to_move {
+            return Err(PlayErrorKind::NotYourHole {
+                hole,
+                to_move: self.to_move,
+            });
+        }
+        match self.seeds(hole) {
+            None => return Err(PlayErrorKind::ClosedHole { hole }),
+            Some(0) => return Err(PlayErrorKind::EmptyHole { hole }),
+            Some(_) => {}
+        }
+        match (self.direction_due(), mv.dir) {
+            (true, Some(dir)) => Ok(dir),
+            (true, None) => Err(PlayErrorKind::DirectionRequired { hole }),
+            (false, Some(_)) => Err(PlayErrorKind::DirectionNotAllowed {
+                hole,
+                game: self.rules.game(),
+            }),
+            (false, None) => Ok(self.dir_of(self.to_move).unwrap_or(Dir::Ccw)),
+        }
+    }
+
+    /// Sows `mv` and rules it finite, endless or undecided, ignoring the
+    /// feeding rule. Errors only for moves that cannot be sown at all.
+    pub fn verdict_traced<O: Observer>(&self, mv: Move, obs: &mut O) -> Result<Verdict, PlayError> {
+        let dir = self.check_shape(mv).map_err(|kind| PlayError {
+            kind,
+            position: *self,
+        })?;
+        let sower = Sower::new(self.rules, self.closed, dir, self.to_move);
+        let start = self.index(mv.hole) as u8;
+        Ok(match sower.sow(self.board, self.stores, start, obs) {
+            Ok(sown) => {
+                let mut next = *self;
+                next.board = sown.board;
+                next.stores = sown.stores;
+                next.to_move = self.to_move.opposite();
+                if self.direction_due() {
+                    next.south_dir = Some(if self.to_move == Side::South {
+                        dir
+                    } else {
+                        dir.reverse()
+                    });
+                }
+                Verdict::Finite {
+                    position: next,
+                    laps: sown.laps,
+                }
+            }
+            Err(Unending::Endless {
+                first_repeat,
+                cycle,
+            }) => Verdict::Endless {
+                first_repeat,
+                cycle,
+            },
+            Err(Unending::Undecided) => Verdict::Undecided {
+                budget: self.rules.lap_budget(),
+            },
+        })
+    }
+
+    pub fn verdict(&self, mv: Move) -> Result<Verdict, PlayError> {
+        self.verdict_traced(mv, &mut NoTrace)
+    }
+
+    /// Olowuka's feeding rule: whether, after `next`, the mover's opponent
+    /// still has seeds.
+    fn feeds(&self, next: &Position) -> bool {
+        next.row_seeds(self.to_move.opposite()) > 0
+    }
+
+    fn feeding_applies(&self) -> bool {
+        self.rules.game() == GameId::Olowuka
+    }
+
+    /// Plays `mv`, recording its steps into `obs`. An endless move is an
+    /// error unless the rules have `endless-ends-game`; then it is returned as
+    /// [`Played::Endless`] and the board stays as it was.
+    pub fn play_traced<O: Observer>(&self, mv: Move, obs: &mut O) -> Result<Played, PlayError> {
+        let err = |kind| PlayError {
+            kind,
+            position: *self,
+        };
+        match self.verdict_traced(mv, obs)? {
+            Verdict::Finite { position, laps } => {
+                if self.feeding_applies()
+                    && !self.feeds(&position)
+                    && let Some(feeding) = self.a_feeding_move(mv)?
+                {
+                    return Err(err(PlayErrorKind::StarvesOpponent {
+                        hole: mv.hole,
+                        feeding,
+                    }));
+                }
+                Ok(Played::Finite { position, laps })
+            }
+            Verdict::Endless {
+                first_repeat,
+                cycle,
+            } => {
+                if self.rules.has(Opt::EndlessEndsGame) {
+                    Ok(Played::Endless {
+                        first_repeat,
+                        cycle,
+                    })
+                } else {
+                    Err(err(PlayErrorKind::Endless {
+                        hole: mv.hole,
+                        first_repeat,
+                        cycle,
+                    }))
+                }
+            }
+            Verdict::Undecided { budget } => Err(err(PlayErrorKind::Undecided {
+                hole: mv.hole,
+                budget,
+            })),
+        }
+    }
+
+    pub fn play(&self, mv: Move) -> Result<Played, PlayError> {
+        self.play_traced(mv, &mut NoTrace)
+    }
+
+    /// Another move than `except` that is finite and feeds the opponent.
+    fn a_feeding_move(&self, except: Move) -> Result<Option<Move>, PlayError> {
+        for mv in self.candidates().iter().filter(|m| *m != except) {
+            match self.verdict(mv)? {
+                Verdict::Finite { position, .. } if self.feeds(&position) => return Ok(Some(mv)),
+                Verdict::Undecided { budget } => {
+                    return Err(PlayError {
+                        kind: PlayErrorKind::Undecided {
+                            hole: mv.hole,
+                            budget,
+                        },
+                        position: *self,
+                    });
+                }
+                _ => {}
+            }
+        }
+        Ok(None)
+    }
+
+    /// Every legal move, in hole order. Fails only when a candidate's verdict
+    /// cannot be reached within the lap budget: then legality is unknown.
+    pub fn legal_moves(&self) -> Result<MoveList, PlayError> {
+        let mut list = self.candidates();
+        let mut starving = MoveList::default();
+        let mut any_feeding = false;
+        let endless_legal = self.rules.has(Opt::EndlessEndsGame);
+        let mut undecided = None;
+        list.retain(|mv| match self.verdict(mv) {
+            Ok(Verdict::Finite { position, .. }) => {
+                if self.feeding_applies() && !self.feeds(&position) {
+                    starving.push(mv);
+                } else {
+                    any_feeding = true;
+                }
+                true
+            }
+            Ok(Verdict::Endless { .. }) => endless_legal,
+            Ok(Verdict::Undecided { budget }) => {
+                undecided.get_or_insert(PlayErrorKind::Undecided {
+                    hole: mv.hole,
+                    budget,
+                });
+                false
+            }
+            Err(_) => false,
+        });
+        if let Some(kind) = undecided {
+            return Err(PlayError {
+                kind,
+                position: *self,
+            });
+        }
+        if any_feeding && !starving.is_empty() {
+            list.retain(|mv| !starving.contains(mv));
+        }
+        Ok(list)
+    }
+
+    /// Whether the side to move has a legal move. Cheaper than
+    /// [`Position::legal_moves`]: one finite move settles it, since a finite
+    /// move is legal unless a feeding move exists, which is then legal itself.
+    pub fn has_legal_move(&self) -> Result<bool, PlayError> {
+        let candidates = self.candidates();
+        if self.rules.has(Opt::EndlessEndsGame) && !candidates.is_empty() {
+            // Every candidate is finite, endless (legal) or undecided.
+            let mut undecided = None;
+            for mv in candidates.iter() {
+                match self.verdict(mv)? {
+                    Verdict::Undecided { budget } => {
+                        undecided.get_or_insert(PlayErrorKind::Undecided {
+                            hole: mv.hole,
+                            budget,
+                        });
+                    }
+                    _ => return Ok(true),
+                }
+            }
+            return Err(PlayError {
+                kind: undecided.unwrap_or(PlayErrorKind::GameOver),
+                position: *self,
+            });
+        }
+        let mut undecided = None;
+        for mv in candidates.iter() {
+            match self.verdict(mv)? {
+                Verdict::Finite { .. } => return Ok(true),
+                Verdict::Endless { .. } => {}
+                Verdict::Undecided { budget } => {
+                    undecided.get_or_insert(PlayErrorKind::Undecided {
+                        hole: mv.hole,
+                        budget,
+                    });
+                }
+            }
+        }
+        match undecided {
+            Some(kind) => Err(PlayError {
+                kind,
+                position: *self,
+            }),
+            None => Ok(false),
+        }
+    }
+
+    // --- used by `Game` between rounds -------------------------------------
+
+    /// Every player takes the seeds left in their own row.
+    pub(crate) fn sweep_rows(&mut self) {
+        let n = self.rules.holes();
+        for side in Side::BOTH {
+            let row = self.row_seeds(side) as u8;
+            self.stores[side.index()] += row;
+        }
+        self.board[..2 * n].fill(0);
+    }
+
+    /// Refills for the next round. Returns the side that cannot fill a single
+    /// hole, if any (the match is then over and nothing changes).
+    pub(crate) fn refill(&mut self) -> Option<Side> {
+        let n = self.rules.holes();
+        let per = self.rules.seeds_per_hole();
+        if let Some(short) = Side::BOTH
+            .into_iter()
+            .find(|s| self.stores[s.index()] < per)
+        {
+            return Some(short);
+        }
+        self.closed = 0;
+        for side in Side::BOTH {
+            let base = if side == Side::South { 0 } else { n };
+            let order: Vec<usize> = if self.rules.game() == GameId::RioKadalis {
+                (0..n).rev().collect()
+            } else {
+                (0..n).collect()
+            };
+            for i in order {
+                let store = &mut self.stores[side.index()];
+                if *store >= per {
+                    *store -= per;
+                    self.board[base + i] = per;
+                } else {
+                    self.closed |= 1 << (base + i);
+                }
+            }
+        }
+        self.round += 1;
+        self.round_starter = self.round_starter.opposite();
+        self.to_move = self.round_starter;
+        None
+    }
+}
+
+/// The result of [`Position::play`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Played {
+    Finite {
+        position: Position,
+        laps: u64,
+    },
+    /// An endless move under `endless-ends-game`: the game (or round) ends
+    /// with the board as it was.
+    Endless {
+        first_repeat: u64,
+        cycle: u64,
+    },
+}
+
+/// Why a move cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayErrorKind {
+    GameOver,
+    NoSuchHole {
+        hole: Hole,
+        holes: usize,
+    },
+    NotYourHole {
+        hole: Hole,
+        to_move: Side,
+    },
+    ClosedHole {
+        hole: Hole,
+    },
+    EmptyHole {
+        hole: Hole,
+    },
+    DirectionRequired {
+        hole: Hole,
+    },
+    DirectionNotAllowed {
+        hole: Hole,
+        game: GameId,
+    },
+    Endless {
+        hole: Hole,
+        first_repeat: u64,
+        cycle: u64,
+    },
+    Undecided {
+        hole: Hole,
+        budget: u32,
+    },
+    StarvesOpponent {
+        hole: Hole,
+        feeding: Move,
+    },
+}
+
+impl fmt::Display for PlayErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayErrorKind::GameOver => f.write_str("the game is over"),
+            PlayErrorKind::NoSuchHole { hole, holes } => {
+                write!(f, "there is no hole {hole}: rows have {holes} holes")
+            }
+            PlayErrorKind::NotYourHole { hole, to_move } => {
+                write!(
+                    f,
+                    "hole {hole} is not {to_move}'s, and {to_move} is to move"
+                )
+            }
+            PlayErrorKind::ClosedHole { hole } => write!(f, "hole {hole} is closed this round"),
+            PlayErrorKind::EmptyHole { hole } => write!(f, "hole {hole} is empty"),
+            PlayErrorKind::DirectionRequired { hole } => {
+                write!(
+                    f,
+                    "the first move must choose a direction, e.g. {hole}:ccw or {hole}:cw"
+                )
+            }
+            PlayErrorKind::DirectionNotAllowed { hole, game } => write!(
+                f,
+                "move {hole} names a direction, but in {game} only the first move chooses one"
+            ),
+            PlayErrorKind::Endless {
+                hole,
+                first_repeat,
+                cycle,
+            } => write!(
+                f,
+                "move {hole} is endless: lap {first_repeat} starts as an earlier lap did (a cycle of {cycle} laps)"
+            ),
+            PlayErrorKind::Undecided { hole, budget } => write!(
+                f,
+                "move {hole} is undecided: it neither ends nor repeats within the lap budget of {budget} laps"
+            ),
+            PlayErrorKind::StarvesOpponent { hole, feeding } => write!(
+                f,
+                "move {hole} leaves the opponent without seeds while a feeding move ({feeding}) exists"
+            ),
+        }
+    }
+}
+
+/// A move that cannot be played, with the position it was tried in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayError {
+    pub kind: PlayErrorKind,
+    pub position: Position,
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.kind.fmt(f)
+    }
+}
+
+impl std::error::Error for PlayError {}

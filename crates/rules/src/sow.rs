@@ -1,0 +1,428 @@
+//! The one sowing engine shared by the four games: a lap loop configured by
+//! [`Sower`], and exact endless-move detection over lap-start states.
+
+use crate::options::{GameId, Opt, Rules};
+use crate::side::{Dir, Hole, Side};
+use crate::trace::{Capture, CaptureKind, LapEnd, NoTrace, Observer};
+
+/// rules.md's default lap budget B.
+pub const DEFAULT_LAP_BUDGET: u32 = 1_000_000;
+
+/// Holes on the track: South's row (indices `0..n`) then North's (`n..2n`),
+/// so that counter-clockwise is `+1`. Two spare bytes keep it 16 bytes long,
+/// so comparing two boards is one 128-bit comparison.
+pub(crate) type Board = [u8; 16];
+
+/// What ends a lap, per game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LapRule {
+    /// Olinda Keliya, Pallankuzhi: look at the hole after the last.
+    NextHole,
+    /// Olowuka: relay on 4+, capture chain on 2 or 3 in the opponent's row.
+    Olowuka,
+    /// Rio Kadalis: relay unless the last stone landed in an empty hole.
+    RioKadalis,
+}
+
+/// What happens when a drop makes a hole hold exactly four.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FourRule {
+    None,
+    /// Pallankuzhi pasu: `to_owner`, `on_last` from the options.
+    Pasu {
+        to_owner: bool,
+        on_last: bool,
+    },
+    /// Rio Kadalis: binikh on the last stone, else to the row's owner.
+    Rio,
+}
+
+/// How a move failed to end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unending {
+    /// Lap-start state `s_j` equals an earlier `s_i`, `j = first_repeat ≤ B`.
+    Endless { first_repeat: u64, cycle: u64 },
+    /// Neither ended nor repeated within the lap budget.
+    Undecided,
+}
+
+/// A finished move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Sown {
+    pub board: Board,
+    pub stores: [u8; 2],
+    pub laps: u64,
+}
+
+enum Step {
+    Relay(u8),
+    End,
+}
+
+/// Everything one move's sowing needs, fixed for the whole move.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sower {
+    n: u8,
+    n2: u8,
+    closed: u16,
+    dir: Dir,
+    mover: Side,
+    lap_rule: LapRule,
+    four: FourRule,
+    skip_origin: bool,
+    series: bool,
+    opposite: bool,
+    budget: u64,
+}
+
+impl Sower {
+    pub(crate) fn new(rules: Rules, closed: u16, dir: Dir, mover: Side) -> Sower {
+        let n = rules.holes() as u8;
+        let (lap_rule, four) = match rules.game() {
+            GameId::OlindaKeliya => (LapRule::NextHole, FourRule::None),
+            GameId::Pallankuzhi => (
+                LapRule::NextHole,
+                FourRule::Pasu {
+                    to_owner: rules.has(Opt::PasuToOwner),
+                    on_last: !rules.has(Opt::NoPasuOnLastSeed),
+                },
+            ),
+            GameId::Olowuka => (LapRule::Olowuka, FourRule::None),
+            GameId::RioKadalis => (LapRule::RioKadalis, FourRule::Rio),
+        };
+        Sower {
+            n,
+            n2: 2 * n,
+            closed,
+            dir,
+            mover,
+            lap_rule,
+            four,
+            skip_origin: rules.has(Opt::SkipOrigin),
+            series: rules.has(Opt::SeriesCapture),
+            opposite: rules.has(Opt::CaptureOpposite),
+            budget: u64::from(rules.lap_budget()),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn hole(&self, i: u8) -> Hole {
+        if i < self.n {
+            Hole::new(Side::South, i)
+        } else {
+            Hole::new(Side::North, i - self.n)
+        }
+    }
+
+    #[inline]
+    fn owner(&self, i: u8) -> Side {
+        if i < self.n { Side::South } else { Side::North }
+    }
+
+    #[inline]
+    fn is_closed(&self, i: u8) -> bool {
+        self.closed & (1 << i) != 0
+    }
+
+    /// The next open hole in the sowing direction.
+    #[inline]
+    fn next(&self, mut i: u8) -> u8 {
+        loop {
+            i = match self.dir {
+                Dir::Ccw if i + 1 == self.n2 => 0,
+                Dir::Ccw => i + 1,
+                Dir::Cw if i == 0 => self.n2 - 1,
+                Dir::Cw => i - 1,
+            };
+            if !self.is_closed(i) {
+                return i;
+            }
+        }
+    }
+
+    /// The hole before `i`, against the sowing direction (closed holes are
+    /// only ever in round games, where chains do not occur, but skip anyway).
+    #[inline]
+    fn prev(&self, mut i: u8) -> u8 {
+        loop {
+            i = match self.dir {
+                Dir::Cw if i + 1 == self.n2 => 0,
+                Dir::Cw => i + 1,
+                Dir::Ccw if i == 0 => self.n2 - 1,
+                Dir::Ccw => i - 1,
+            };
+            if !self.is_closed(i) {
+                return i;
+            }
+        }
+    }
+
+    #[inline]
+    fn take<O: Observer>(
+        &self,
+        b: &mut Board,
+        st: &mut [u8; 2],
+        i: u8,
+        taker: Side,
+        kind: CaptureKind,
+        obs: &mut O,
+    ) {
+        let seeds = b[i as usize];
+        b[i as usize] = 0;
+        st[taker.index()] += seeds;
+        obs.capture(Capture {
+            hole: self.hole(i),
+            seeds,
+            taker,
+            kind,
+        });
+    }
+
+    /// Sows one lap lifting hole `start`, then decides what follows.
+    #[inline]
+    fn lap<O: Observer>(&self, b: &mut Board, st: &mut [u8; 2], start: u8, obs: &mut O) -> Step {
+        let mut seeds = b[start as usize];
+        b[start as usize] = 0;
+        obs.lap_start(self.hole(start), seeds);
+        // Holes emptied during this lap (Rio Kadalis counts a last stone in
+        // one of them as falling into an empty hole).
+        let mut emptied: u16 = 1 << start;
+        let skip = self.skip_origin && self.next(start) != start;
+        let mut pos = start;
+        while seeds > 0 {
+            pos = self.next(pos);
+            if skip && pos == start {
+                pos = self.next(pos);
+            }
+            b[pos as usize] += 1;
+            seeds -= 1;
+            obs.sow(self.hole(pos));
+            if b[pos as usize] == 4 {
+                match self.four {
+                    FourRule::None => {}
+                    FourRule::Pasu { to_owner, on_last } => {
+                        if seeds > 0 || on_last {
+                            let taker = if to_owner {
+                                self.owner(pos)
+                            } else {
+                                self.mover
+                            };
+                            self.take(b, st, pos, taker, CaptureKind::Pasu, obs);
+                        }
+                    }
+                    FourRule::Rio => {
+                        if seeds == 0 {
+                            self.take(b, st, pos, self.mover, CaptureKind::Binikh, obs);
+                            self.end(pos, LapEnd::Binikh(self.hole(pos)), b, st, obs);
+                            return Step::End;
+                        }
+                        self.take(b, st, pos, self.owner(pos), CaptureKind::FourToOwner, obs);
+                        emptied |= 1 << pos;
+                    }
+                }
+            }
+        }
+        let last = pos;
+        match self.lap_rule {
+            LapRule::NextHole => {
+                let after = self.next(last);
+                if b[after as usize] > 0 {
+                    self.end(last, LapEnd::Relay(self.hole(after)), b, st, obs);
+                    return Step::Relay(after);
+                }
+                self.end(last, LapEnd::NextEmpty(self.hole(after)), b, st, obs);
+                self.capture_beyond_empty(b, st, after, obs);
+                Step::End
+            }
+            LapRule::Olowuka => {
+                let c = b[last as usize];
+                if c >= 4 {
+                    self.end(last, LapEnd::Relay(self.hole(last)), b, st, obs);
+                    return Step::Relay(last);
+                }
+                if c == 1 {
+                    self.end(last, LapEnd::LandedEmpty(self.hole(last)), b, st, obs);
+                    return Step::End;
+                }
+                self.end(last, LapEnd::LandedSmall(self.hole(last)), b, st, obs);
+                if self.owner(last) != self.mover {
+                    self.olowuka_chain(b, st, last, obs);
+                }
+                Step::End
+            }
+            LapRule::RioKadalis => {
+                if b[last as usize] == 1 || emptied & (1 << last) != 0 {
+                    self.end(last, LapEnd::LandedEmpty(self.hole(last)), b, st, obs);
+                    Step::End
+                } else {
+                    self.end(last, LapEnd::Relay(self.hole(last)), b, st, obs);
+                    Step::Relay(last)
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn end<O: Observer>(&self, last: u8, end: LapEnd, b: &Board, st: &[u8; 2], obs: &mut O) {
+        obs.lap_end(self.hole(last), end, &b[..self.n2 as usize], *st);
+    }
+
+    /// Next-hole games, after sowing stopped at the empty hole `empty`.
+    fn capture_beyond_empty<O: Observer>(
+        &self,
+        b: &mut Board,
+        st: &mut [u8; 2],
+        empty: u8,
+        obs: &mut O,
+    ) {
+        let target = self.next(empty);
+        if b[target as usize] == 0 {
+            return;
+        }
+        if self.lap_rule == LapRule::NextHole && self.four == FourRule::None {
+            // Olinda Keliya.
+            self.take(b, st, target, self.mover, CaptureKind::TwoAhead, obs);
+            if self.series {
+                let mut at = target;
+                loop {
+                    let gap = self.next(at);
+                    if b[gap as usize] != 0 {
+                        break;
+                    }
+                    let further = self.next(gap);
+                    if b[further as usize] == 0 {
+                        break;
+                    }
+                    self.take(b, st, further, self.mover, CaptureKind::Series, obs);
+                    at = further;
+                }
+            }
+        } else {
+            // Pallankuzhi's pussa.
+            self.take(b, st, target, self.mover, CaptureKind::Pussa, obs);
+            if self.opposite {
+                let facing = self.n2 - 1 - target;
+                if !self.is_closed(facing) && b[facing as usize] > 0 {
+                    self.take(b, st, facing, self.mover, CaptureKind::Opposite, obs);
+                }
+            }
+        }
+    }
+
+    /// Olowuka's capture chain from the landing hole backwards, with the
+    /// grand-slam exception.
+    fn olowuka_chain<O: Observer>(&self, b: &mut Board, st: &mut [u8; 2], last: u8, obs: &mut O) {
+        let opp = self.mover.opposite();
+        let mut chain = [0u8; 16];
+        let mut len = 0;
+        let mut sum = 0u32;
+        let mut at = last;
+        while self.owner(at) == opp && matches!(b[at as usize], 2 | 3) && len < self.n as usize {
+            chain[len] = at;
+            len += 1;
+            sum += u32::from(b[at as usize]);
+            at = self.prev(at);
+        }
+        let row = if opp == Side::South {
+            0..self.n
+        } else {
+            self.n..self.n2
+        };
+        let row_total: u32 = row.map(|i| u32::from(b[i as usize])).sum();
+        let mut take = len;
+        if sum == row_total {
+            take -= 1;
+            let kept = chain[take];
+            obs.grand_slam_left(self.hole(kept), b[kept as usize]);
+        }
+        for &i in &chain[..take] {
+            self.take(b, st, i, self.mover, CaptureKind::Chain, obs);
+        }
+    }
+
+    /// Sows a whole move from `start`, relay after relay, and rules it finite,
+    /// endless or undecided exactly as rules.md's "Bounded work" says.
+    ///
+    /// Brent's cycle detection over lap-start states `s_k = (board, hole to
+    /// lift)` needs constant memory. If `s_j = s_i` for some `i < j ≤ B`, the
+    /// search finds the cycle by hare index `4B + 4` at the latest (the
+    /// tortoise rests at `2^k - 1 ≥ μ` with `2^k ≥ λ`, so `2^k < 2(B + 1)`);
+    /// then `μ` is measured so that the verdict is `μ + λ ≤ B`, whatever the
+    /// detector. Stores are not part of the state: seeds only ever leave the
+    /// board during a move, so equal boards mean equal stores.
+    pub(crate) fn sow<O: Observer>(
+        &self,
+        board: Board,
+        stores: [u8; 2],
+        start: u8,
+        obs: &mut O,
+    ) -> Result<Sown, Unending> {
+        let mut b = board;
+        let mut st = stores;
+        let mut h = start;
+        let mut tortoise = (board, start);
+        let mut power: u64 = 1;
+        let mut lam: u64 = 0;
+        let mut laps: u64 = 0;
+        let give_up = 4 * self.budget + 4;
+        loop {
+            let step = self.lap(&mut b, &mut st, h, obs);
+            laps += 1;
+            match step {
+                Step::End if laps <= self.budget => {
+                    return Ok(Sown {
+                        board: b,
+                        stores: st,
+                        laps,
+                    });
+                }
+                Step::End => return Err(Unending::Undecided),
+                Step::Relay(next) => h = next,
+            }
+            lam += 1;
+            if h == tortoise.1 && b == tortoise.0 {
+                let mu = self.tail_length(board, stores, start, lam);
+                let first_repeat = mu + lam;
+                return Err(if first_repeat <= self.budget {
+                    Unending::Endless {
+                        first_repeat,
+                        cycle: lam,
+                    }
+                } else {
+                    Unending::Undecided
+                });
+            }
+            if lam == power {
+                tortoise = (b, h);
+                power *= 2;
+                lam = 0;
+            }
+            if laps >= give_up {
+                return Err(Unending::Undecided);
+            }
+        }
+    }
+
+    /// Index of the first state on the cycle of length `lam`.
+    fn tail_length(&self, board: Board, stores: [u8; 2], start: u8, lam: u64) -> u64 {
+        let (mut tb, mut ts, mut th) = (board, stores, start);
+        let (mut hb, mut hs, mut hh) = (board, stores, start);
+        for _ in 0..lam {
+            hh = self.relay_target(&mut hb, &mut hs, hh);
+        }
+        let mut mu = 0;
+        while !(tb == hb && th == hh) {
+            th = self.relay_target(&mut tb, &mut ts, th);
+            hh = self.relay_target(&mut hb, &mut hs, hh);
+            mu += 1;
+        }
+        mu
+    }
+
+    fn relay_target(&self, b: &mut Board, st: &mut [u8; 2], h: u8) -> u8 {
+        match self.lap(b, st, h, &mut NoTrace) {
+            Step::Relay(next) => next,
+            Step::End => unreachable!("a state on a detected cycle always relays"),
+        }
+    }
+}
