@@ -1,1 +1,3 @@
+//! Code shared by the three command-line tools.
 
+pub mod diagram;

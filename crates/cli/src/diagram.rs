@@ -1,0 +1,1 @@
+//! Board diagrams (filled in by the render work).
