@@ -1,1 +1,25 @@
+//! The mancala game notation: a textual record format for games of Olinda
+//! Keliya, Olowuka, Pallankuzhi and Rio Kadalis (see `spec/notation.md`).
+//!
+//! - [`Record`] is a game record as values: it parses without a position and
+//!   prints canonically through `Display`, so `parse(print(r)) == r`.
+//! - [`parse_game`] reads one game's text into a [`ParsedGame`], a record plus
+//!   the byte [`Spans`] of its parts; errors are [`ParseError`]s with a byte
+//!   span. Turning spans into `file:line:col` snippets is the tools' job.
+//! - [`Reader`] splits any stream into games without holding more than one
+//!   game in memory, so one bad game never hides the next.
+//!
+//! The crate knows the vocabulary of the rules (game ids, options, hole
+//! labels, sides) but not their logic: legality is the rules crate's job.
 
+mod error;
+mod parse;
+mod print;
+mod reader;
+mod record;
+
+pub use error::ParseError;
+pub use parse::{parse_game, parse_setup};
+pub use print::{MAX_LINE, format_setup};
+pub use reader::{DEFAULT_MAX_GAME_BYTES, GameText, Reader};
+pub use record::{GameResult, Item, ParsedGame, Record, Spans, StandardTags, Tag};

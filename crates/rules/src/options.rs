@@ -306,7 +306,14 @@ pub enum ParseOptionError {
 impl fmt::Display for ParseOptionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ParseOptionError::Unknown(w) => write!(f, "unknown option `{w}`"),
+            ParseOptionError::Unknown(w) => {
+                let names: Vec<&str> = Opt::ALL.iter().map(|o| o.as_str()).collect();
+                write!(
+                    f,
+                    "unknown option `{w}` (options: seeds=N, {})",
+                    names.join(", ")
+                )
+            }
             ParseOptionError::BadSeeds(w) => {
                 write!(
                     f,

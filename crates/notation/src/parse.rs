@@ -1,0 +1,594 @@
+//! The nom parser. nom stays inside this module: the public API speaks in
+//! [`Record`], [`ParsedGame`] and [`ParseError`] only.
+
+use std::ops::Range;
+
+use mancala_rules::{Dir, EndReason, GameId, Hole, Move, Options, Setup, Side};
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_while, take_while1};
+use nom::character::complete::{char, digit1, satisfy};
+use nom::combinator::{opt, recognize};
+use nom::sequence::preceded;
+use nom::{IResult, Parser};
+
+use crate::error::ParseError;
+use crate::record::{GameResult, Item, ParsedGame, Record, Spans, Tag};
+
+type PResult<'a, T> = IResult<&'a str, T>;
+
+/// Parses the text of one game (as split by [`crate::Reader`]).
+pub fn parse_game(text: &str) -> Result<ParsedGame, ParseError> {
+    GameParser {
+        full: text,
+        rest: text,
+    }
+    .game()
+}
+
+/// Parses a `SetUp` tag value, e.g. `S 4,4,4,4,4,4/4,4,4,4,4,4 0-0`.
+/// Errors carry spans within `text`.
+pub fn parse_setup(text: &str) -> Result<Setup, ParseError> {
+    setup_value(text, 0)
+}
+
+struct GameParser<'a> {
+    full: &'a str,
+    rest: &'a str,
+}
+
+/// Characters that may end a token: whitespace, a comment's brace, or the end.
+fn at_boundary(rest: &str) -> bool {
+    rest.chars()
+        .next()
+        .is_none_or(|c| c.is_whitespace() || c == '{')
+}
+
+fn digits_u32(text: &str, what: &str, at: Range<usize>) -> Result<u32, ParseError> {
+    text.parse::<u32>().map_err(|_| {
+        ParseError::new(
+            at,
+            format!(
+                "{what} `{}` is too large (at most {})",
+                shorten(text),
+                u32::MAX
+            ),
+        )
+    })
+}
+
+/// Long inputs (a million digits) are cut in messages.
+fn shorten(text: &str) -> String {
+    const KEEP: usize = 24;
+    if text.chars().count() <= KEEP {
+        text.to_owned()
+    } else {
+        let head: String = text.chars().take(KEEP).collect();
+        format!("{head}… ({} characters)", text.chars().count())
+    }
+}
+
+fn tag_name(i: &str) -> PResult<'_, &str> {
+    recognize((
+        satisfy(|c| c.is_ascii_alphabetic()),
+        take_while(|c: char| c.is_ascii_alphanumeric() || c == '_'),
+    ))
+    .parse(i)
+}
+
+fn move_token(i: &str) -> PResult<'_, (char, Option<Dir>, Option<&str>)> {
+    let (i, label) = satisfy(|c| c.is_ascii_alphabetic()).parse(i)?;
+    let (i, dir) = opt(preceded(char(':'), alt((tag("ccw"), tag("cw"))))).parse(i)?;
+    let (i, captured) = opt(preceded(char('+'), digit1)).parse(i)?;
+    let dir = dir.map(|d| if d == "ccw" { Dir::Ccw } else { Dir::Cw });
+    Ok((i, (label, dir, captured)))
+}
+
+fn move_number(i: &str) -> PResult<'_, &str> {
+    recognize((digit1, char('.'), opt(tag("..")))).parse(i)
+}
+
+fn score(i: &str) -> PResult<'_, (&str, &str)> {
+    let (i, south) = digit1(i)?;
+    let (i, _) = char('-').parse(i)?;
+    let (i, north) = digit1(i)?;
+    Ok((i, (south, north)))
+}
+
+fn round_marker(i: &str) -> PResult<'_, &str> {
+    preceded(char('R'), digit1).parse(i)
+}
+
+impl<'a> GameParser<'a> {
+    fn pos(&self) -> usize {
+        self.full.len() - self.rest.len()
+    }
+
+    fn pos_of(&self, rest: &str) -> usize {
+        self.full.len() - rest.len()
+    }
+
+    fn skip_ws(&mut self) {
+        self.rest = self.rest.trim_start();
+    }
+
+    /// The span of the token starting here (up to the next boundary).
+    fn token_span(&self) -> Range<usize> {
+        let start = self.pos();
+        let len = self
+            .rest
+            .find(|c: char| c.is_whitespace() || c == '{')
+            .unwrap_or(self.rest.len());
+        start..start + len.max(self.rest.chars().next().map_or(0, char::len_utf8))
+    }
+
+    fn game(mut self) -> Result<ParsedGame, ParseError> {
+        let mut spans = Spans::default();
+        let mut tags: Vec<(String, String, Range<usize>, Range<usize>)> = Vec::new();
+        self.skip_ws();
+        let header_start = self.pos();
+        while self.rest.starts_with('[') {
+            let (name, value, line, value_span) = self.tag_line()?;
+            if tags.iter().any(|(n, ..)| *n == name) {
+                return Err(ParseError::new(line, format!("tag `{name}` given twice")));
+            }
+            tags.push((name, value, line, value_span));
+            self.skip_ws();
+        }
+        spans.header = header_start..tags.last().map_or(header_start, |t| t.2.end);
+        let (items, item_spans, result, result_span) = self.movetext()?;
+        spans.items = item_spans;
+        spans.result = result_span.clone();
+
+        let mut record = Record::new(GameId::Olowuka);
+        let mut game = None;
+        let mut result_tag = None;
+        for (name, value, line, value_span) in tags {
+            let err = |message: String| ParseError::new(value_span.clone(), message);
+            match name.as_str() {
+                "Game" => game = Some(value.parse::<GameId>().map_err(|e| err(e.to_string()))?),
+                "Options" => {
+                    record.options = value.parse::<Options>().map_err(|e| err(e.to_string()))?
+                }
+                "SetUp" => {
+                    record.setup = Some(setup_value(&value, value_span.start)?);
+                    spans.setup = Some(value_span.clone());
+                }
+                "Result" => {
+                    result_tag = Some((
+                        value.parse::<GameResult>().map_err(err)?,
+                        value_span.clone(),
+                    ))
+                }
+                "Termination" => {
+                    record.termination = Some(value.parse::<EndReason>().map_err(err)?)
+                }
+                other => match record.tags.get_mut(other) {
+                    Some(slot) => *slot = Some(value),
+                    None => record.extra.push(Tag {
+                        name: other.to_owned(),
+                        value,
+                    }),
+                },
+            }
+            spans.tags.push((name, line));
+        }
+        record.game = game.ok_or_else(|| {
+            ParseError::new(
+                header_start..header_start,
+                "missing [Game \"…\"] tag (e.g. [Game \"olowuka\"])",
+            )
+        })?;
+        if let Some((tagged, span)) = result_tag
+            && tagged != result
+        {
+            return Err(ParseError::new(
+                span,
+                format!("the Result tag says {tagged} but the movetext ends with {result}"),
+            ));
+        }
+        record.items = items;
+        record.result = result;
+        Ok(ParsedGame { record, spans })
+    }
+
+    /// `[Name "value"]`, returning the name, the unescaped value, the span of
+    /// the whole tag and the span of the value inside the quotes.
+    fn tag_line(&mut self) -> Result<(String, String, Range<usize>, Range<usize>), ParseError> {
+        let start = self.pos();
+        let line_end = self.rest.find('\n').map_or(self.full.len(), |i| start + i);
+        let after_bracket = &self.rest[1..];
+        let (rest, name) = tag_name(after_bracket).map_err(|_| {
+            ParseError::new(
+                start..start + 1,
+                "expected a tag name after `[` (e.g. [Game \"olowuka\"])",
+            )
+        })?;
+        let rest = rest.trim_start_matches([' ', '\t']);
+        if !rest.starts_with('"') {
+            let at = self.pos_of(rest);
+            return Err(ParseError::new(
+                at..at + 1,
+                format!("expected a quoted value for tag `{name}`"),
+            ));
+        }
+        let value_start = self.pos_of(rest) + 1;
+        let mut value = String::new();
+        let mut chars = rest[1..].char_indices();
+        let value_end = loop {
+            match chars.next() {
+                Some((i, '"')) => break value_start + i,
+                Some((i, '\\')) => match chars.next() {
+                    Some((_, c @ ('"' | '\\'))) => value.push(c),
+                    _ => {
+                        let at = value_start + i;
+                        return Err(ParseError::new(
+                            at..at + 1,
+                            "invalid escape in tag value (only \\\" and \\\\)",
+                        ));
+                    }
+                },
+                Some((_, '\n')) | None => {
+                    return Err(ParseError::new(
+                        start..line_end.max(start + 1),
+                        format!("unterminated value of tag `{name}` (missing closing `\"`)"),
+                    ));
+                }
+                Some((_, c)) => value.push(c),
+            }
+        };
+        let rest = self.full[value_end + 1..].trim_start_matches([' ', '\t']);
+        if !rest.starts_with(']') {
+            let at = self.pos_of(rest);
+            return Err(ParseError::new(
+                start..at,
+                format!("tag `{name}` is not closed with `]`"),
+            ));
+        }
+        let end = self.pos_of(rest) + 1;
+        self.rest = &self.full[end..];
+        let trailing = self.rest.split('\n').next().unwrap_or("");
+        if !trailing.trim().is_empty() {
+            let at = end + (trailing.len() - trailing.trim_start().len());
+            return Err(ParseError::new(
+                at..at + trailing.trim().len(),
+                "unexpected text after a tag on the same line",
+            ));
+        }
+        Ok((name.to_owned(), value, start..end, value_start..value_end))
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn movetext(
+        &mut self,
+    ) -> Result<(Vec<Item>, Vec<Range<usize>>, GameResult, Range<usize>), ParseError> {
+        let mut items = Vec::new();
+        let mut spans = Vec::new();
+        loop {
+            self.skip_ws();
+            let start = self.pos();
+            let Some(first) = self.rest.chars().next() else {
+                return Err(ParseError::new(
+                    start..start,
+                    "missing result at the end of the game (`*` if unfinished, or a score such as `30-18`)",
+                ));
+            };
+            match first {
+                '{' => {
+                    let Some(close) = self.rest.find('}') else {
+                        let line_end = self.rest.find('\n').map_or(self.full.len(), |i| start + i);
+                        return Err(ParseError::new(
+                            start..line_end,
+                            "unterminated comment (missing `}`)",
+                        ));
+                    };
+                    items.push(Item::Comment {
+                        comment: self.rest[1..close].to_owned(),
+                    });
+                    spans.push(start..start + close + 1);
+                    self.rest = &self.rest[close + 1..];
+                    continue;
+                }
+                '*' => {
+                    self.rest = &self.rest[1..];
+                    return self.finish(items, spans, GameResult::Unfinished, start..start + 1);
+                }
+                '[' => {
+                    return Err(ParseError::new(
+                        self.token_span(),
+                        "a tag must start its own line, before the movetext",
+                    ));
+                }
+                _ => {}
+            }
+            if let Ok((rest, (south, north))) = score(self.rest)
+                && at_boundary(rest)
+            {
+                let s = digits_u32(south, "score", start..start + south.len())?;
+                let n_at = self.pos_of(rest) - north.len();
+                let n = digits_u32(north, "score", n_at..n_at + north.len())?;
+                self.rest = rest;
+                let end = self.pos();
+                return self.finish(items, spans, GameResult::Score(s, n), start..end);
+            }
+            if let Ok((rest, _)) = move_number(self.rest) {
+                // Numbers are optional and only help the reader: not kept.
+                self.rest = rest;
+                continue;
+            }
+            if let Ok((rest, digits)) = round_marker(self.rest)
+                && at_boundary(rest)
+            {
+                let round = digits_u32(digits, "round", start + 1..start + 1 + digits.len())?;
+                if round < 2 {
+                    return Err(ParseError::new(
+                        start..self.pos_of(rest),
+                        "round markers start at R2 (round 1 needs no marker)",
+                    ));
+                }
+                items.push(Item::Round { round });
+                spans.push(start..self.pos_of(rest));
+                self.rest = rest;
+                continue;
+            }
+            if let Ok((rest, (label, dir, captured))) = move_token(self.rest)
+                && at_boundary(rest)
+            {
+                let hole = Hole::from_label(label).unwrap_or(Hole::new(Side::South, 0));
+                let captured = match captured {
+                    Some(d) => {
+                        let at = self.pos_of(rest) - d.len();
+                        Some(digits_u32(d, "capture count", at..at + d.len())?)
+                    }
+                    None => None,
+                };
+                items.push(Item::Move {
+                    mv: Move { hole, dir },
+                    captured,
+                });
+                spans.push(start..self.pos_of(rest));
+                self.rest = rest;
+                continue;
+            }
+            let span = self.token_span();
+            let token = &self.full[span.clone()];
+            if let Some((label, dir)) = token.split_once(':')
+                && label.len() == 1
+                && label.chars().all(|c| c.is_ascii_alphabetic())
+            {
+                let dir = dir.split('+').next().unwrap_or("");
+                return Err(ParseError::new(
+                    span.start + 2..span.start + 2 + dir.len().max(1),
+                    format!(
+                        "unknown direction `{}` (expected {label}:ccw or {label}:cw)",
+                        shorten(dir)
+                    ),
+                ));
+            }
+            return Err(ParseError::new(
+                span,
+                format!(
+                    "unexpected `{}` in the movetext (expected a move such as E or e, a move number, a round marker such as R2, a {{comment}} or the result)",
+                    shorten(token)
+                ),
+            ));
+        }
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn finish(
+        &mut self,
+        items: Vec<Item>,
+        spans: Vec<Range<usize>>,
+        result: GameResult,
+        span: Range<usize>,
+    ) -> Result<(Vec<Item>, Vec<Range<usize>>, GameResult, Range<usize>), ParseError> {
+        if !at_boundary(self.rest) {
+            let end = self.token_span().end;
+            return Err(ParseError::new(
+                span.start..end,
+                "the result must be followed by a space or a new line",
+            ));
+        }
+        // Remarks in braces may stand between games: they belong to neither.
+        loop {
+            self.skip_ws();
+            if !self.rest.starts_with('{') {
+                break;
+            }
+            let Some(close) = self.rest.find('}') else {
+                let start = self.pos();
+                let line_end = self.rest.find('\n').map_or(self.full.len(), |i| start + i);
+                return Err(ParseError::new(
+                    start..line_end,
+                    "unterminated comment (missing `}`)",
+                ));
+            };
+            self.rest = &self.rest[close + 1..];
+        }
+        if !self.rest.is_empty() {
+            return Err(ParseError::new(
+                self.token_span(),
+                "text after the result: a game ends with its result (start the next game with a tag line)",
+            ));
+        }
+        Ok((items, spans, result, span))
+    }
+}
+
+/// Parses a `SetUp` value; `base` is the value's offset in the game's text.
+fn setup_value(text: &str, base: usize) -> Result<Setup, ParseError> {
+    let mut fields = Vec::new();
+    let mut at = 0;
+    for word in text.split(' ') {
+        if !word.is_empty() {
+            fields.push((word, base + at..base + at + word.len()));
+        }
+        at += word.len() + 1;
+    }
+    let whole = base..base + text.len();
+    let expected = "expected `side south/north stores`, e.g. `S 4,4,4,4,4,4/4,4,4,4,4,4 0-0`";
+    if fields.len() < 3 {
+        return Err(ParseError::new(
+            whole,
+            format!("incomplete set-up: {expected}"),
+        ));
+    }
+    let (side, side_span) = &fields[0];
+    let to_move = match *side {
+        "S" => Side::South,
+        "N" => Side::North,
+        _ => {
+            return Err(ParseError::new(
+                side_span.clone(),
+                format!("the set-up starts with the side to move, S or N: {expected}"),
+            ));
+        }
+    };
+    let (rows, rows_span) = &fields[1];
+    let Some((south_text, north_text)) = rows.split_once('/') else {
+        return Err(ParseError::new(
+            rows_span.clone(),
+            "the board needs South's and North's holes separated by `/`",
+        ));
+    };
+    let south = setup_row(south_text, rows_span.start)?;
+    let north = setup_row(north_text, rows_span.start + south_text.len() + 1)?;
+    let (stores_text, stores_span) = &fields[2];
+    let stores = match score(stores_text) {
+        Ok(("", (s, n))) => [
+            digits_u32(s, "store", stores_span.start..stores_span.start + s.len())?,
+            digits_u32(n, "store", stores_span.end - n.len()..stores_span.end)?,
+        ],
+        _ => {
+            return Err(ParseError::new(
+                stores_span.clone(),
+                "stores are written south-north, e.g. `0-0` or `16-14`",
+            ));
+        }
+    };
+    let mut setup = Setup {
+        south,
+        north,
+        stores,
+        to_move,
+        south_dir: None,
+        round: 1,
+        round_starter: None,
+    };
+    let mut seen: Vec<&str> = Vec::new();
+    for (field, span) in &fields[3..] {
+        let Some((key, value)) = field.split_once('=') else {
+            return Err(ParseError::new(
+                span.clone(),
+                format!(
+                    "unexpected `{}` in the set-up (expected dir=, round= or starter=)",
+                    shorten(field)
+                ),
+            ));
+        };
+        if seen.contains(&key) {
+            return Err(ParseError::new(
+                span.clone(),
+                format!("set-up field `{key}` given twice"),
+            ));
+        }
+        seen.push(key);
+        let value_span = span.start + key.len() + 1..span.end;
+        match key {
+            "dir" => {
+                setup.south_dir = Some(match value {
+                    "ccw" => Dir::Ccw,
+                    "cw" => Dir::Cw,
+                    _ => {
+                        return Err(ParseError::new(
+                            value_span,
+                            "dir is South's sowing direction: ccw or cw",
+                        ));
+                    }
+                });
+            }
+            "round" => {
+                if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(ParseError::new(value_span, "round must be a number"));
+                }
+                setup.round = digits_u32(value, "round", value_span)?;
+            }
+            "starter" => {
+                setup.round_starter = Some(match value {
+                    "S" => Side::South,
+                    "N" => Side::North,
+                    _ => {
+                        return Err(ParseError::new(
+                            value_span,
+                            "starter is the side that started the round: S or N",
+                        ));
+                    }
+                });
+            }
+            _ => {
+                return Err(ParseError::new(
+                    span.clone(),
+                    format!("unknown set-up field `{key}` (expected dir, round or starter)"),
+                ));
+            }
+        }
+    }
+    Ok(setup)
+}
+
+fn setup_row(text: &str, base: usize) -> Result<Vec<Option<u32>>, ParseError> {
+    let mut row = Vec::new();
+    let mut at = base;
+    for cell in text.split(',') {
+        let span = at..at + cell.len();
+        row.push(match cell {
+            "x" => None,
+            _ => match take_while1::<_, _, nom::error::Error<&str>>(|c: char| c.is_ascii_digit())(
+                cell,
+            ) {
+                Ok(("", digits)) => Some(digits_u32(digits, "seed count", span)?),
+                _ => {
+                    return Err(ParseError::new(
+                        span.start..span.end.max(span.start + 1),
+                        format!(
+                            "invalid hole `{}`: a seed count, or x for a closed hole",
+                            shorten(cell)
+                        ),
+                    ));
+                }
+            },
+        });
+        at += cell.len() + 1;
+    }
+    Ok(row)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::StandardTags;
+
+    #[test]
+    fn setup_round_trip_fields() {
+        let s = parse_setup("N 6,6,x/6,x,x 70-2 round=3 starter=S").unwrap();
+        assert_eq!(s.south, vec![Some(6), Some(6), None]);
+        assert_eq!(s.to_move, Side::North);
+        assert_eq!(s.round, 3);
+        assert_eq!(s.round_starter, Some(Side::South));
+    }
+
+    #[test]
+    fn huge_number_is_an_error_with_its_span() {
+        let text = format!("S 1{}/4 0-0", "0".repeat(40));
+        let err = parse_setup(&text).unwrap_err();
+        assert_eq!(err.span, 2..43);
+        assert!(err.message.contains("too large"), "{}", err.message);
+    }
+
+    #[test]
+    fn standard_tags_keep_their_slots() {
+        let tags = StandardTags::default();
+        assert!(tags.get("Event").is_some());
+        assert!(tags.get("Foo").is_none());
+    }
+}

@@ -1,0 +1,318 @@
+//! Splitting a stream into games, one game in memory at a time.
+
+use std::borrow::Cow;
+use std::io::{self, BufRead};
+
+use crate::error::ParseError;
+use crate::parse::parse_game;
+use crate::record::ParsedGame;
+
+/// Games longer than this are reported as errors instead of being held in
+/// memory (natural games are a few kilobytes).
+pub const DEFAULT_MAX_GAME_BYTES: usize = 4 << 20;
+
+/// The text of one game as cut from a stream, with where it stands there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameText {
+    /// The bytes kept (at most the reader's limit).
+    pub bytes: Vec<u8>,
+    /// The stream's line number of the first line (from 1).
+    pub first_line: u64,
+    /// The stream's byte offset of the first byte.
+    pub offset: u64,
+    /// The game's whole length in bytes, kept or not.
+    pub len: u64,
+}
+
+impl GameText {
+    /// Whether the game was longer than the limit, so only its start was kept.
+    #[must_use]
+    pub fn is_truncated(&self) -> bool {
+        self.len > self.bytes.len() as u64
+    }
+
+    /// The text, or an error at the first byte that is not UTF-8.
+    pub fn text(&self) -> Result<&str, ParseError> {
+        std::str::from_utf8(&self.bytes).map_err(|e| {
+            let at = e.valid_up_to();
+            ParseError::new(
+                at..at + e.error_len().unwrap_or(1),
+                "invalid UTF-8 (records are UTF-8 text)",
+            )
+        })
+    }
+
+    /// Parses the game.
+    pub fn parse(&self) -> Result<ParsedGame, ParseError> {
+        if self.is_truncated() {
+            return Err(ParseError::new(
+                0..0,
+                format!(
+                    "this game is {} bytes long, over the limit of {} bytes; it was skipped",
+                    self.len,
+                    self.bytes.len()
+                ),
+            ));
+        }
+        parse_game(self.text()?)
+    }
+
+    /// Line (from the stream's 1) and column (in characters, from 1) of a
+    /// byte of this game.
+    #[must_use]
+    pub fn line_col(&self, byte: usize) -> (u64, u64) {
+        let byte = byte.min(self.bytes.len());
+        let before = &self.bytes[..byte];
+        let line_start = before
+            .iter()
+            .rposition(|b| *b == b'\n')
+            .map_or(0, |i| i + 1);
+        let lines = before.iter().filter(|b| **b == b'\n').count() as u64;
+        let column = String::from_utf8_lossy(&before[line_start..])
+            .chars()
+            .count() as u64
+            + 1;
+        (self.first_line + lines, column)
+    }
+
+    /// The text of the line holding `byte`, without its line ending, and the
+    /// byte offset where that line starts.
+    #[must_use]
+    pub fn line_at(&self, byte: usize) -> (Cow<'_, str>, usize) {
+        let byte = byte.min(self.bytes.len());
+        let start = self.bytes[..byte]
+            .iter()
+            .rposition(|b| *b == b'\n')
+            .map_or(0, |i| i + 1);
+        let end = self.bytes[byte..]
+            .iter()
+            .position(|b| *b == b'\n')
+            .map_or(self.bytes.len(), |i| byte + i);
+        let line = &self.bytes[start..end];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        (String::from_utf8_lossy(line), start)
+    }
+}
+
+/// One physical line as read: kept bytes plus what kind of line it is.
+struct Line {
+    bytes: Vec<u8>,
+    len: u64,
+    /// Its first non-blank character is `[`.
+    is_tag: bool,
+    is_blank: bool,
+}
+
+/// Cuts a byte stream into games. A game starts at a line whose first
+/// non-blank character is `[` once the previous game has any movetext; runs
+/// of blank lines and comments alone are not games. Lines are read with a
+/// bounded buffer, so memory stays bounded whatever the input.
+#[derive(Debug)]
+pub struct Reader<R> {
+    inner: R,
+    max_game_bytes: usize,
+    next_line: u64,
+    offset: u64,
+    pending: Option<Line>,
+    done: bool,
+}
+
+impl std::fmt::Debug for Line {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Line")
+            .field("len", &self.len)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R: BufRead> Reader<R> {
+    pub fn new(inner: R) -> Reader<R> {
+        Reader::with_limit(inner, DEFAULT_MAX_GAME_BYTES)
+    }
+
+    /// A reader that keeps at most `max_game_bytes` of any game.
+    pub fn with_limit(inner: R, max_game_bytes: usize) -> Reader<R> {
+        Reader {
+            inner,
+            max_game_bytes,
+            next_line: 1,
+            offset: 0,
+            pending: None,
+            done: false,
+        }
+    }
+
+    /// Reads one line, keeping at most `room` bytes of it.
+    fn read_line(&mut self, room: usize) -> io::Result<Option<Line>> {
+        let mut line = Line {
+            bytes: Vec::new(),
+            len: 0,
+            is_tag: false,
+            is_blank: true,
+        };
+        loop {
+            let available = match self.inner.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if available.is_empty() {
+                break;
+            }
+            let (chunk, ends_line) = match available.iter().position(|b| *b == b'\n') {
+                Some(i) => (&available[..=i], true),
+                None => (available, false),
+            };
+            if line.is_blank
+                && let Some(first) = chunk.iter().find(|b| !b.is_ascii_whitespace())
+            {
+                line.is_blank = false;
+                line.is_tag = *first == b'[';
+            }
+            let keep = chunk.len().min(room.saturating_sub(line.bytes.len()));
+            line.bytes.extend_from_slice(&chunk[..keep]);
+            let used = chunk.len();
+            line.len += used as u64;
+            self.inner.consume(used);
+            if ends_line {
+                break;
+            }
+        }
+        Ok((line.len > 0).then_some(line))
+    }
+
+    fn next_game(&mut self) -> io::Result<Option<GameText>> {
+        loop {
+            if self.done {
+                return Ok(None);
+            }
+            let mut game = GameText {
+                bytes: Vec::new(),
+                first_line: self.next_line,
+                offset: self.offset,
+                len: 0,
+            };
+            let mut in_movetext = false;
+            if let Some(line) = self.pending.take() {
+                self.push(&mut game, line);
+            }
+            loop {
+                // A line may open the next game, so it gets a whole game's room.
+                let Some(line) = self.read_line(self.max_game_bytes)? else {
+                    self.done = true;
+                    break;
+                };
+                if line.is_tag && in_movetext {
+                    self.pending = Some(line);
+                    break;
+                }
+                if !line.is_blank && !line.is_tag {
+                    in_movetext = true;
+                }
+                self.push(&mut game, line);
+            }
+            if game.len > 0 && has_content(&game.bytes, game.is_truncated()) {
+                return Ok(Some(game));
+            }
+        }
+    }
+
+    fn push(&mut self, game: &mut GameText, line: Line) {
+        let room = self.max_game_bytes.saturating_sub(game.bytes.len());
+        let keep = line.bytes.len().min(room);
+        game.bytes.extend_from_slice(&line.bytes[..keep]);
+        game.len += line.len;
+        self.offset += line.len;
+        // Every line but possibly the stream's last ends with '\n'.
+        self.next_line += 1;
+    }
+}
+
+/// Whether a game's text holds anything but blanks and complete comments.
+fn has_content(bytes: &[u8], truncated: bool) -> bool {
+    if truncated {
+        return true;
+    }
+    let mut in_comment = false;
+    for &b in bytes {
+        match (in_comment, b) {
+            (false, b'{') => in_comment = true,
+            (true, b'}') => in_comment = false,
+            (false, b) if !b.is_ascii_whitespace() => return true,
+            _ => {}
+        }
+    }
+    in_comment
+}
+
+impl<R: BufRead> Iterator for Reader<R> {
+    type Item = io::Result<GameText>;
+
+    fn next(&mut self) -> Option<io::Result<GameText>> {
+        self.next_game().transpose()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn games(text: &[u8], limit: usize) -> Vec<GameText> {
+        Reader::with_limit(text, limit)
+            .map(Result::unwrap)
+            .collect()
+    }
+
+    #[test]
+    fn splits_at_tag_lines_after_movetext() {
+        let text = b"[Game \"olowuka\"]\n\nD b *\n[Game \"olowuka\"]\n[Event \"x\"]\nC *\n";
+        let games = games(text, 1 << 20);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].first_line, 1);
+        assert_eq!(games[1].first_line, 4);
+        assert_eq!(games[1].offset, 24);
+        assert!(games.iter().all(|g| g.parse().is_ok()));
+    }
+
+    #[test]
+    fn blank_and_comment_only_input_has_no_games() {
+        assert!(games(b"", 100).is_empty());
+        assert!(games(b"\n\n  \r\n", 100).is_empty());
+        assert!(games(b"{just a remark}\n{and another\nover lines}\n", 100).is_empty());
+    }
+
+    #[test]
+    fn an_unterminated_comment_is_a_game_with_an_error() {
+        let games = games(b"{never closed\n", 100);
+        assert_eq!(games.len(), 1);
+        assert!(games[0].parse().is_err());
+    }
+
+    #[test]
+    fn oversized_games_are_cut_and_the_next_one_survives() {
+        let mut text = b"[Game \"olowuka\"]\n\n".to_vec();
+        text.extend(std::iter::repeat_n(b'D', 10_000));
+        text.extend(b" *\n[Game \"olowuka\"]\n\nD *\n");
+        let games = games(&text, 1000);
+        assert_eq!(games.len(), 2);
+        assert!(games[0].is_truncated());
+        assert_eq!(games[0].bytes.len(), 1000);
+        assert!(
+            games[0]
+                .parse()
+                .unwrap_err()
+                .message
+                .contains("over the limit")
+        );
+        assert_eq!(games[1].first_line, 4);
+        assert!(games[1].parse().is_ok());
+    }
+
+    #[test]
+    fn line_and_column_count_characters() {
+        let game = &games("[Game \"olowuka\"]\n\nDé x *\n".as_bytes(), 100)[0];
+        let at = game.bytes.iter().position(|b| *b == b'x').unwrap();
+        assert_eq!(game.line_col(at), (3, 4));
+        assert_eq!(game.line_at(at).0, "Dé x *");
+    }
+}

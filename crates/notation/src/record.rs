@@ -1,0 +1,268 @@
+use std::fmt;
+use std::ops::Range;
+use std::str::FromStr;
+
+use mancala_rules::{EndReason, GameId, Move, Options, Setup};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// One game record. Parsing fills it from a game's text; `Display` prints the
+/// canonical form.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// The `Game` tag (required).
+    pub game: GameId,
+    /// The `Options` tag; empty means the standard rules.
+    #[serde(default, skip_serializing_if = "no_options")]
+    pub options: Options,
+    /// Event, Site, Date, Round, South and North.
+    #[serde(default)]
+    pub tags: StandardTags,
+    /// Every other tag, in the order given. Names are unique and none is a
+    /// standard tag name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extra: Vec<Tag>,
+    /// The `SetUp` tag: the game starts from this position instead of the
+    /// standard start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup: Option<Setup>,
+    /// Moves, round markers and comments in order.
+    #[serde(default)]
+    pub items: Vec<Item>,
+    /// The result that closes the movetext (and the `Result` tag).
+    pub result: GameResult,
+    /// The `Termination` tag: why the game ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub termination: Option<EndReason>,
+}
+
+impl Record {
+    /// An empty record of `game`, unfinished.
+    #[must_use]
+    pub fn new(game: GameId) -> Record {
+        Record {
+            game,
+            options: Options::new(),
+            tags: StandardTags::default(),
+            extra: Vec::new(),
+            setup: None,
+            items: Vec::new(),
+            result: GameResult::Unfinished,
+            termination: None,
+        }
+    }
+
+    /// The moves, without markers and comments.
+    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
+        self.items.iter().filter_map(|item| match item {
+            Item::Move { mv, .. } => Some(*mv),
+            _ => None,
+        })
+    }
+
+    /// The value of a tag by name, standard or extra.
+    #[must_use]
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        if let Some(slot) = self.tags.get(name) {
+            return slot.as_deref();
+        }
+        self.extra
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| t.value.as_str())
+    }
+
+    /// Sets a tag by name: a standard one in its slot, any other in `extra`
+    /// (replacing a tag of the same name).
+    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        if let Some(slot) = self.tags.get_mut(name) {
+            *slot = Some(value);
+        } else if let Some(tag) = self.extra.iter_mut().find(|t| t.name == name) {
+            tag.value = value;
+        } else {
+            self.extra.push(Tag {
+                name: name.to_owned(),
+                value,
+            });
+        }
+    }
+}
+
+/// The standard descriptive tags, printed in this order after `Game` and
+/// `Options`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StandardTags {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// The round of the event (not a round of a match: those are `R2`
+    /// markers in the movetext).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub south: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub north: Option<String>,
+}
+
+impl StandardTags {
+    /// Tag names in canonical order.
+    pub const NAMES: [&'static str; 6] = ["Event", "Site", "Date", "Round", "South", "North"];
+
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<&Option<String>> {
+        Some(match name {
+            "Event" => &self.event,
+            "Site" => &self.site,
+            "Date" => &self.date,
+            "Round" => &self.round,
+            "South" => &self.south,
+            "North" => &self.north,
+            _ => return None,
+        })
+    }
+
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut Option<String>> {
+        Some(match name {
+            "Event" => &mut self.event,
+            "Site" => &mut self.site,
+            "Date" => &mut self.date,
+            "Round" => &mut self.round,
+            "South" => &mut self.south,
+            "North" => &mut self.north,
+            _ => return None,
+        })
+    }
+}
+
+/// A tag the notation does not interpret; kept as written.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Tag {
+    pub name: String,
+    pub value: String,
+}
+
+/// One element of the movetext.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Item {
+    /// A move, with the seeds it captured when the record states it (`F+11`).
+    Move {
+        #[serde(
+            rename = "move",
+            serialize_with = "display",
+            deserialize_with = "from_str"
+        )]
+        mv: Move,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        captured: Option<u32>,
+    },
+    /// The start of a round of a match (`R2`).
+    Round { round: u32 },
+    /// `{…}`: text kept as written, without the braces.
+    Comment { comment: String },
+}
+
+/// How the record says the game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// South's and North's final seeds: `30-18`.
+    Score(u32, u32),
+    /// `*`: the game is not finished.
+    Unfinished,
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameResult::Score(s, n) => write!(f, "{s}-{n}"),
+            GameResult::Unfinished => f.write_str("*"),
+        }
+    }
+}
+
+impl FromStr for GameResult {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<GameResult, String> {
+        if s == "*" {
+            return Ok(GameResult::Unfinished);
+        }
+        let bad = || format!("invalid result `{s}` (expected `*` or a score such as `30-18`)");
+        let (south, north) = s.split_once('-').ok_or_else(bad)?;
+        let num = |t: &str| {
+            if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            t.parse::<u32>()
+                .map_err(|_| format!("score `{t}` is too large"))
+        };
+        Ok(GameResult::Score(num(south)?, num(north)?))
+    }
+}
+
+impl Serialize for GameResult {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for GameResult {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<GameResult, D::Error> {
+        from_str(d)
+    }
+}
+
+fn display<T: fmt::Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(value)
+}
+
+fn from_str<'de, T, D>(d: D) -> Result<T, D::Error>
+where
+    T: FromStr,
+    T::Err: fmt::Display,
+    D: Deserializer<'de>,
+{
+    let text = String::deserialize(d)?;
+    text.parse().map_err(serde::de::Error::custom)
+}
+
+/// Where the parts of a record stand in its text, as byte ranges.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Spans {
+    /// The whole tag section (empty at 0 when there are no tags).
+    pub header: Range<usize>,
+    /// Each tag line, by name.
+    pub tags: Vec<(String, Range<usize>)>,
+    /// The value of the `SetUp` tag (inside the quotes).
+    pub setup: Option<Range<usize>>,
+    /// One span per item of [`Record::items`].
+    pub items: Vec<Range<usize>>,
+    /// The result token closing the movetext.
+    pub result: Range<usize>,
+}
+
+impl Spans {
+    /// The span of a tag line.
+    #[must_use]
+    pub fn tag(&self, name: &str) -> Option<Range<usize>> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s.clone())
+    }
+}
+
+/// A record with the spans of its parts in the text it was parsed from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsedGame {
+    pub record: Record,
+    pub spans: Spans,
+}
+
+fn no_options(options: &Options) -> bool {
+    options.is_empty()
+}

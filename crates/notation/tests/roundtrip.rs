@@ -1,0 +1,173 @@
+//! Property tests: `parse(print(r)) == r` for every record, and printing a
+//! parsed text is stable (a second pass changes nothing).
+
+use mancala_notation::{GameResult, Item, Record, StandardTags, Tag, parse_game};
+use mancala_rules::{Dir, EndReason, GameId, Hole, Move, Opt, Options, Setup, Side};
+use proptest::prelude::*;
+
+fn game_id() -> impl Strategy<Value = GameId> {
+    prop::sample::select(GameId::ALL.to_vec())
+}
+
+fn options() -> impl Strategy<Value = Options> {
+    (
+        prop::collection::vec(any::<bool>(), Opt::ALL.len()),
+        prop::option::of(1u8..=99),
+    )
+        .prop_map(|(on, seeds)| {
+            let mut options = Options::new();
+            for (opt, on) in Opt::ALL.iter().zip(on) {
+                if on {
+                    options = options.with(*opt);
+                }
+            }
+            match seeds {
+                Some(n) => options.with_seeds(n),
+                None => options,
+            }
+        })
+}
+
+/// Tag values: any text without line breaks (quotes and backslashes included).
+fn value() -> impl Strategy<Value = String> {
+    "[^\r\n]{0,30}"
+}
+
+fn side() -> impl Strategy<Value = Side> {
+    prop::sample::select(vec![Side::South, Side::North])
+}
+
+fn setup() -> impl Strategy<Value = Setup> {
+    let row = prop::collection::vec(prop::option::of(0u32..=300), 1..9);
+    (
+        row.clone(),
+        row,
+        any::<[u16; 2]>(),
+        side(),
+        prop::option::of(prop::sample::select(vec![Dir::Ccw, Dir::Cw])),
+        1u32..50,
+        prop::option::of(side()),
+    )
+        .prop_map(
+            |(south, north, stores, to_move, south_dir, round, round_starter)| Setup {
+                south,
+                north,
+                stores: stores.map(u32::from),
+                to_move,
+                south_dir,
+                round,
+                round_starter,
+            },
+        )
+}
+
+fn item() -> impl Strategy<Value = Item> {
+    let mv = (
+        prop::char::range('A', 'Z').prop_union(prop::char::range('a', 'z')),
+        prop::option::of(prop::sample::select(vec![Dir::Ccw, Dir::Cw])),
+        prop::option::of(0u32..100),
+    )
+        .prop_map(|(label, dir, captured)| Item::Move {
+            mv: Move {
+                hole: Hole::from_label(label).unwrap(),
+                dir,
+            },
+            captured,
+        });
+    prop_oneof![
+        8 => mv,
+        1 => (2u32..20).prop_map(|round| Item::Round { round }),
+        // Comments hold anything but `}`; a line inside one must not begin with `[`.
+        1 => "[^}\\[]{0,40}".prop_map(|comment| Item::Comment { comment }),
+    ]
+}
+
+fn record() -> impl Strategy<Value = Record> {
+    let tags = prop::collection::vec(prop::option::of(value()), 6).prop_map(|v| StandardTags {
+        event: v[0].clone(),
+        site: v[1].clone(),
+        date: v[2].clone(),
+        round: v[3].clone(),
+        south: v[4].clone(),
+        north: v[5].clone(),
+    });
+    let extra = prop::collection::btree_map("X[A-Za-z0-9_]{0,8}", value(), 0..3).prop_map(|m| {
+        m.into_iter()
+            .map(|(name, value)| Tag { name, value })
+            .collect::<Vec<_>>()
+    });
+    let result = prop_oneof![
+        Just(GameResult::Unfinished),
+        (0u32..200, 0u32..200).prop_map(|(s, n)| GameResult::Score(s, n))
+    ];
+    let termination = prop::option::of(prop::sample::select(EndReason::ALL.to_vec()));
+    (
+        game_id(),
+        options(),
+        tags,
+        extra,
+        prop::option::of(setup()),
+        prop::collection::vec(item(), 0..60),
+        result,
+        termination,
+    )
+        .prop_map(
+            |(game, options, tags, extra, setup, items, result, termination)| Record {
+                game,
+                options,
+                tags,
+                extra,
+                setup,
+                items,
+                result,
+                termination,
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn parse_of_print_is_identity(r in record()) {
+        let printed = r.to_string();
+        let parsed = parse_game(&printed).map_err(|e| TestCaseError::fail(format!("{e} at {:?} in\n{printed}", e.span)))?;
+        prop_assert_eq!(&parsed.record, &r);
+        prop_assert_eq!(parsed.record.to_string(), printed);
+    }
+
+    #[test]
+    fn printing_parsed_text_is_stable(r in record(), spaces in prop::collection::vec(prop::sample::select(vec![" ", "  ", "\n", "\r\n", " \t"]), 1..8)) {
+        // Re-space the canonical movetext at random: the print must come back.
+        let printed = r.to_string();
+        let (head, movetext) = printed.split_once("\n\n").unwrap();
+        let mut messy = String::from(head);
+        messy.push_str("\n\n");
+        let mut k = 0;
+        let mut in_comment = false;
+        for c in movetext.chars() {
+            match c {
+                '{' => in_comment = true,
+                '}' => in_comment = false,
+                _ => {}
+            }
+            if c == ' ' && !in_comment {
+                messy.push_str(spaces[k % spaces.len()]);
+                k += 1;
+            } else {
+                messy.push(c);
+            }
+        }
+        let once = parse_game(&messy).map_err(|e| TestCaseError::fail(format!("{e} in\n{messy}")))?.record.to_string();
+        let twice = parse_game(&once).unwrap().record.to_string();
+        prop_assert_eq!(&once, &twice);
+        prop_assert_eq!(once, printed);
+    }
+
+    #[test]
+    fn json_round_trip(r in record()) {
+        let json = serde_json::to_string(&r).unwrap();
+        let back: Record = serde_json::from_str(&json).unwrap();
+        prop_assert_eq!(back, r);
+    }
+}
