@@ -1,0 +1,100 @@
+//! Reading the games of several inputs in turn: files by name, `-` (or no
+//! argument) for stdin.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
+
+use mancala_notation::{GameText, Reader};
+
+/// One input as named on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputName(pub String);
+
+impl InputName {
+    #[must_use]
+    pub fn is_stdin(&self) -> bool {
+        self.0 == "-"
+    }
+
+    /// How diagnostics name it.
+    #[must_use]
+    pub fn display(&self) -> &str {
+        if self.is_stdin() { "<stdin>" } else { &self.0 }
+    }
+
+    pub fn open(&self) -> io::Result<Box<dyn BufRead + Send>> {
+        if self.is_stdin() {
+            return Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin())));
+        }
+        let file = File::open(&self.0)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", self.0)))?;
+        Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
+    }
+}
+
+/// The inputs of a command line: none means stdin.
+#[must_use]
+pub fn inputs(files: &[String]) -> Vec<InputName> {
+    if files.is_empty() {
+        vec![InputName("-".to_owned())]
+    } else {
+        files.iter().cloned().map(InputName).collect()
+    }
+}
+
+/// A game's text with the input it came from and its place there.
+#[derive(Clone, Debug)]
+pub struct SourcedGame {
+    /// Index of the input in the command line's list.
+    pub input: usize,
+    /// The game's number in the whole stream, from 1.
+    pub number: usize,
+    pub text: GameText,
+}
+
+/// An input that could not be opened or read.
+#[derive(Debug)]
+pub struct InputError {
+    pub input: usize,
+    pub error: io::Error,
+}
+
+/// Every game of every input, in order, one in memory at a time. An input
+/// that fails is reported as an item and the next input is read.
+pub fn games(names: &[InputName]) -> impl Iterator<Item = Result<SourcedGame, InputError>> + '_ {
+    let mut number = 0;
+    names
+        .iter()
+        .enumerate()
+        .flat_map(move |(input, name)| {
+            let reader = name.open().map(Reader::new);
+            let (ok, err) = match reader {
+                Ok(reader) => (Some(reader), None),
+                Err(error) => (None, Some(InputError { input, error })),
+            };
+            let mut failed = false;
+            let games = ok.into_iter().flatten().map_while(move |game| {
+                if failed {
+                    return None;
+                }
+                Some(match game {
+                    Ok(text) => Ok((input, text)),
+                    Err(error) => {
+                        failed = true;
+                        Err(InputError { input, error })
+                    }
+                })
+            });
+            err.map(Err).into_iter().chain(games)
+        })
+        .map(move |item| {
+            item.map(|(input, text)| {
+                number += 1;
+                SourcedGame {
+                    input,
+                    number,
+                    text,
+                }
+            })
+        })
+}

@@ -1,0 +1,264 @@
+//! `mancala-validate`: checks recorded games and passes the valid ones on.
+
+use std::io::{self, Write};
+
+use clap::Parser;
+use mancala_notation::format_setup;
+use mancala_rules::{DEFAULT_LAP_BUDGET, Outcome, RoundEnd};
+use serde::Serialize;
+
+use crate::check::{self, Problem, ReplayOptions};
+use crate::diagnostic;
+use crate::input::{self, InputName, SourcedGame};
+use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
+use crate::parallel;
+
+const EXAMPLES: &str = "\
+Examples:
+  mancala-validate games.mgn                 check a file; valid games go to stdout
+  mancala-validate --quiet a.mgn b.mgn       only report errors (exit 1 if any)
+  mancala-play --games 100 | mancala-validate | mancala-render
+  mancala-validate --format json games.mgn   one JSON verdict per game (NDJSON)
+
+Exit status: 0 every game valid, 1 some game invalid, 2 usage or I/O error.";
+
+/// Check recorded mancala games: syntax, rules, annotations, results.
+#[derive(Debug, Parser)]
+#[command(name = "mancala-validate", version, after_help = EXAMPLES)]
+pub struct Args {
+    /// Record files to check; `-` or nothing reads stdin.
+    pub files: Vec<String>,
+    /// `text`: valid games in canonical notation on stdout; `json`: one
+    /// verdict per game (valid or not) as NDJSON.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// Write each valid game's own text instead of its canonical form.
+    #[arg(long, conflicts_with = "format")]
+    pub keep_text: bool,
+    /// Write nothing to stdout and no summary; errors still go to stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Colour the error reports.
+    #[arg(long, value_enum, default_value_t)]
+    pub color: ColorChoice,
+    /// Worker threads (default: all cores). Output keeps the input's order.
+    #[arg(short, long)]
+    pub jobs: Option<usize>,
+    /// Laps a single move may sow before it is ruled undecided (rules.md's B).
+    #[arg(long, default_value_t = DEFAULT_LAP_BUDGET, value_parser = clap::value_parser!(u32).range(1..))]
+    pub lap_budget: u32,
+}
+
+/// A verdict as `--format json` writes it (documented in spec/json.md).
+#[derive(Debug, Serialize)]
+struct JsonVerdict<'a> {
+    file: &'a str,
+    /// The game's number in the whole stream, from 1.
+    index: usize,
+    line: u64,
+    valid: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    options: Option<String>,
+    plies: usize,
+    errors: Vec<JsonProblem<'a>>,
+    /// The last position reached, as a SetUp value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    position: Option<String>,
+    /// Final seeds of South and North, when the game is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<[u32; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    winner: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    end: Option<&'a str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    rounds: Vec<RoundEnd>,
+}
+
+#[derive(Debug, Serialize)]
+struct JsonProblem<'a> {
+    line: u64,
+    column: u64,
+    #[serde(flatten)]
+    problem: &'a Problem,
+}
+
+/// What checking one game produced, ready to write.
+#[derive(Debug, Default)]
+struct Checked {
+    valid: bool,
+    plies: usize,
+    stdout: String,
+    stderr: String,
+}
+
+struct Settings<'a> {
+    names: &'a [InputName],
+    format: Format,
+    keep_text: bool,
+    quiet: bool,
+    color: bool,
+    lap_budget: u32,
+}
+
+fn check_game(game: &SourcedGame, settings: &Settings<'_>) -> Checked {
+    let file = settings.names[game.input].display();
+    let text = &game.text;
+    let (problems, replay, parsed) = match text.parse() {
+        Err(e) => (
+            vec![Problem {
+                span: e.span.clone(),
+                kind: "syntax",
+                message: e.message,
+            }],
+            None,
+            None,
+        ),
+        Ok(parsed) => {
+            let options = ReplayOptions {
+                lap_budget: settings.lap_budget,
+                trace: false,
+            };
+            let replay = check::replay(&parsed, options, |_| {});
+            (replay.problems.clone(), Some(replay), Some(parsed))
+        }
+    };
+    let valid = problems.is_empty();
+    let mut out = Checked {
+        valid,
+        plies: replay.as_ref().map_or(0, |r| r.plies),
+        ..Checked::default()
+    };
+    for p in &problems {
+        diagnostic::render(
+            &mut out.stderr,
+            file,
+            text,
+            &p.span,
+            &p.message,
+            settings.color,
+        );
+    }
+    match settings.format {
+        Format::Json => {
+            let outcome: Option<Outcome> = replay.as_ref().and_then(check::Replay::outcome);
+            let verdict = JsonVerdict {
+                file,
+                index: game.number,
+                line: text.first_line,
+                valid,
+                game: parsed.as_ref().map(|p| p.record.game.as_str()),
+                options: parsed.as_ref().map(|p| p.record.options.to_string()),
+                plies: out.plies,
+                errors: problems
+                    .iter()
+                    .map(|p| {
+                        let (line, column) = text.line_col(p.span.start);
+                        JsonProblem {
+                            line,
+                            column,
+                            problem: p,
+                        }
+                    })
+                    .collect(),
+                position: replay
+                    .as_ref()
+                    .and_then(|r| r.game.as_ref())
+                    .map(|g| format_setup(&g.position().to_setup())),
+                score: outcome.map(|o| o.score),
+                winner: outcome.map(|o| o.winner.map_or("draw", |w| w.name())),
+                end: outcome.map(|o| o.reason.as_str()),
+                rounds: replay
+                    .as_ref()
+                    .map(|r| r.round_ends.clone())
+                    .unwrap_or_default(),
+            };
+            // Serializing plain data to a String cannot fail.
+            out.stdout = serde_json::to_string(&verdict).unwrap_or_default();
+            out.stdout.push('\n');
+        }
+        Format::Text if valid && !settings.quiet => {
+            out.stdout = match (&parsed, settings.keep_text) {
+                (Some(_), true) => {
+                    let own = text.text().unwrap_or_default().trim();
+                    format!("{own}\n")
+                }
+                (Some(parsed), false) => parsed.record.to_string(),
+                (None, _) => String::new(),
+            };
+        }
+        Format::Text => {}
+    }
+    out
+}
+
+/// Runs the tool; returns the exit code.
+pub fn run(args: &Args) -> io::Result<u8> {
+    let names = input::inputs(&args.files);
+    let settings = Settings {
+        names: &names,
+        format: args.format,
+        keep_text: args.keep_text,
+        quiet: args.quiet,
+        color: args.color.for_stderr(),
+        lap_budget: args.lap_budget,
+    };
+    let mut stdout = output::stdout();
+    let (mut games, mut valid, mut plies, mut io_errors) = (0usize, 0usize, 0usize, 0usize);
+    let mut first_text = true;
+    let work = |item: Result<SourcedGame, input::InputError>| match item {
+        Ok(game) => Ok(check_game(&game, &settings)),
+        Err(e) => Err(e),
+    };
+    parallel::map_ordered(
+        input::games(&names),
+        parallel::jobs(args.jobs),
+        work,
+        |checked| {
+            match checked {
+                Err(e) => {
+                    io_errors += 1;
+                    output::error_line(&format!(
+                        "{}: error: {}",
+                        names[e.input].display(),
+                        e.error
+                    ));
+                }
+                Ok(checked) => {
+                    games += 1;
+                    valid += usize::from(checked.valid);
+                    plies += checked.plies;
+                    if !checked.stderr.is_empty() {
+                        stdout.flush()?;
+                        io::stderr().lock().write_all(checked.stderr.as_bytes())?;
+                    }
+                    if !checked.stdout.is_empty() {
+                        if args.format == Format::Text && !first_text {
+                            stdout.write_all(b"\n")?;
+                        }
+                        first_text = false;
+                        stdout.write_all(checked.stdout.as_bytes())?;
+                    }
+                }
+            }
+            Ok(())
+        },
+    )?;
+    stdout.flush()?;
+    if !args.quiet {
+        output::error_line(&format!(
+            "checked {games} game{}: {valid} valid, {} invalid ({plies} plies)",
+            if games == 1 { "" } else { "s" },
+            games - valid
+        ));
+    }
+    Ok(if io_errors > 0 {
+        EXIT_FAILURE
+    } else if valid < games {
+        EXIT_INVALID
+    } else {
+        EXIT_OK
+    })
+}
