@@ -114,8 +114,8 @@ pub fn start_position(parsed: &ParsedGame, rules: Rules) -> Result<Position, Pro
 }
 
 /// Rounds that begin after these round ends (all but a final one that ended
-/// the match).
-fn rounds_begun(report: &PlayReport) -> impl Iterator<Item = u32> + '_ {
+/// the match): each needs an `R<n>` marker in the record.
+pub fn rounds_begun(report: &PlayReport) -> impl Iterator<Item = u32> + '_ {
     let last_ends_match = report.outcome.is_some();
     let n = report.round_ends.len();
     report

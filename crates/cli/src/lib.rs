@@ -8,4 +8,5 @@ pub mod diagram;
 pub mod input;
 pub mod output;
 pub mod parallel;
+pub mod play;
 pub mod validate;

@@ -1,0 +1,654 @@
+//! `mancala-play`: engines, self-play, continuing records, and a human at
+//! the terminal. Writes complete records to stdout.
+
+use std::fmt::Write as _;
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::ops::Range;
+
+use clap::Parser;
+use mancala_engine::{Player, PlayerSpec};
+use mancala_notation::{GameResult, GameText, Item, Record};
+use mancala_rules::{
+    DEFAULT_LAP_BUDGET, Dir, Game, GameId, Move, Options, PlayError, PlayReport, Position, Rules,
+    Side,
+};
+
+use crate::check::{self, ReplayOptions};
+use crate::diagnostic;
+use crate::diagram::{Highlights, Style, draw_position};
+use crate::input::{self, InputName};
+use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
+
+const EXAMPLES: &str = "\
+Players: random, greedy, alphabeta[:depth=N,ms=T], mcts[:playouts=N,ms=T], human.
+
+Examples:
+  mancala-play                                   one random Olowuka game
+  mancala-play --game pallankuzhi --south alphabeta --north mcts --seed 7
+  mancala-play --games 1000 --south alphabeta:depth=4 --north greedy > games.mgn
+  mancala-play --game olinda-keliya --moves 'E:ccw c' --plies 0
+  mancala-validate game.mgn | mancala-play - --plies 10     continue a record
+  mancala-play --game rio-kadalis --south human              play at the terminal
+
+Exit status: 0 ok, 1 an input record or a --moves move is invalid, 2 usage or I/O error.";
+
+/// Play mancala games between engines or people, and write the records.
+#[derive(Debug, Parser)]
+#[command(name = "mancala-play", version, after_help = EXAMPLES)]
+pub struct Args {
+    /// Records to continue (`-` for stdin): each is played on from its last
+    /// position. Without records, new games are played.
+    pub records: Vec<String>,
+    /// The game for new games.
+    #[arg(long, short, default_value = "olowuka", value_parser = parse_game_id)]
+    pub game: GameId,
+    /// A variant option for new games (repeatable): e.g. `seeds=5`,
+    /// `series-capture`. Names as in spec/notation.md.
+    #[arg(long = "option", short = 'o', value_name = "OPTION")]
+    pub options: Vec<String>,
+    /// South's player.
+    #[arg(long, default_value = "random")]
+    pub south: String,
+    /// North's player.
+    #[arg(long, default_value = "random")]
+    pub north: String,
+    /// Seed of every random choice: the same command prints the same games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of new games to play.
+    #[arg(long, short = 'n', default_value_t = 1)]
+    pub games: usize,
+    /// Plies to add at most (default: play to the end).
+    #[arg(long)]
+    pub plies: Option<usize>,
+    /// Moves to play first, e.g. `E:ccw c A` (move numbers allowed).
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// A game that reaches this many plies is left unfinished (`*`): with
+    /// `no-repetition-rule` a game can go on for ever.
+    #[arg(long, default_value_t = 10_000)]
+    pub max_plies: usize,
+    /// `text`: records in notation; `json`: one JSON record per line.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// No progress bar and no summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Colour of diagrams and error reports on stderr.
+    #[arg(long, value_enum, default_value_t)]
+    pub color: ColorChoice,
+    /// Laps a single move may sow before it is ruled undecided (rules.md's B).
+    #[arg(long, default_value_t = DEFAULT_LAP_BUDGET, value_parser = clap::value_parser!(u32).range(1..))]
+    pub lap_budget: u32,
+}
+
+fn parse_game_id(s: &str) -> Result<GameId, String> {
+    s.parse()
+        .map_err(|e: mancala_rules::ParseGameIdError| e.to_string())
+}
+
+/// A player as the command line names it.
+enum Seat {
+    Engine(Box<dyn Player>),
+    Human,
+}
+
+impl Seat {
+    fn parse(text: &str, seed: u64) -> Result<Seat, String> {
+        if text == "human" {
+            return Ok(Seat::Human);
+        }
+        let spec: PlayerSpec = text
+            .parse()
+            .map_err(|e| format!("invalid player `{text}`: {e}"))?;
+        Ok(Seat::Engine(spec.build(seed)))
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Seat::Engine(player) => player.name(),
+            Seat::Human => "human".to_owned(),
+        }
+    }
+}
+
+/// SplitMix64: independent seeds for each game and seat from one `--seed`.
+fn mix(seed: u64, salt: u64) -> u64 {
+    let mut z = seed
+        .wrapping_add(salt.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A game being played, with the record it is writing.
+struct Session {
+    game: Game,
+    record: Record,
+    /// The game and item count the session started from, for `undo`.
+    base: (Game, usize),
+    plies_added: usize,
+    plies_total: usize,
+}
+
+impl Session {
+    fn new(game: Game, record: Record, plies_total: usize) -> Session {
+        let base = (game.clone(), record.items.len());
+        Session {
+            game,
+            record,
+            base,
+            plies_added: 0,
+            plies_total,
+        }
+    }
+
+    /// Plays `mv`, appending it (with its capture count) and any round
+    /// markers to the record.
+    fn play(&mut self, mv: Move) -> Result<PlayReport, PlayError> {
+        let mover = self.game.position().to_move();
+        let report = self.game.play(mv)?;
+        let gained = report.gained[mover.index()];
+        self.record.items.push(Item::Move {
+            mv,
+            captured: (gained > 0).then_some(gained),
+        });
+        for round in check::rounds_begun(&report) {
+            self.record.items.push(Item::Round { round });
+        }
+        self.plies_added += 1;
+        self.plies_total += 1;
+        Ok(report)
+    }
+
+    /// Sets the result and end reason from the game's state.
+    fn close(&mut self) {
+        match self.game.outcome() {
+            Some(outcome) => {
+                self.record.result = GameResult::Score(outcome.score[0], outcome.score[1]);
+                self.record.termination = Some(outcome.reason);
+            }
+            None => {
+                self.record.result = GameResult::Unfinished;
+                self.record.termination = None;
+            }
+        }
+    }
+
+    /// Takes back moves until `side` is to move again before its last move.
+    fn undo(&mut self, side: Side) -> bool {
+        let moves: Vec<Move> = self.record.items[self.base.1..]
+            .iter()
+            .filter_map(|i| match i {
+                Item::Move { mv, .. } => Some(*mv),
+                _ => None,
+            })
+            .collect();
+        let Some(last) = moves.iter().rposition(|m| m.hole.side == side) else {
+            return false;
+        };
+        let (base_game, base_len) = self.base.clone();
+        self.game = base_game;
+        self.record.items.truncate(base_len);
+        let replayed = self.plies_added - moves.len();
+        self.plies_total -= moves.len();
+        self.plies_added = replayed;
+        for mv in &moves[..last] {
+            if self.play(*mv).is_err() {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Parses `--moves`: moves separated by blanks, move numbers skipped.
+fn parse_moves(text: &str) -> Vec<(Range<usize>, Result<Move, String>)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for word in text.split(' ') {
+        let span = at..at + word.len();
+        at += word.len() + 1;
+        let word = word.trim();
+        if word.is_empty()
+            || word
+                .trim_end_matches('.')
+                .chars()
+                .all(|c| c.is_ascii_digit())
+                && word.ends_with('.')
+        {
+            continue;
+        }
+        out.push((span, word.parse::<Move>().map_err(|e| e.to_string())));
+    }
+    out
+}
+
+struct Tool<'a> {
+    args: &'a Args,
+    color: bool,
+    out: io::BufWriter<io::StdoutLock<'static>>,
+    first_record: bool,
+    invalid: usize,
+}
+
+impl Tool<'_> {
+    fn write_record(&mut self, record: &Record) -> io::Result<()> {
+        match self.args.format {
+            Format::Json => {
+                serde_json::to_writer(&mut self.out, record)?;
+                self.out.write_all(b"\n")
+            }
+            Format::Text => {
+                if !self.first_record {
+                    self.out.write_all(b"\n")?;
+                }
+                self.first_record = false;
+                write!(self.out, "{record}")
+            }
+        }
+    }
+
+    fn report(&mut self, text: &str) -> io::Result<()> {
+        self.out.flush()?;
+        io::stderr().lock().write_all(text.as_bytes())
+    }
+
+    /// Plays `--moves`, then lets the seats play on. Returns false when a
+    /// `--moves` move was invalid (the game is then not written).
+    fn play_session(&mut self, session: &mut Session, seats: &mut [Seat; 2]) -> io::Result<bool> {
+        if let Some(moves) = &self.args.moves {
+            let text = GameText {
+                bytes: moves.clone().into_bytes(),
+                first_line: 1,
+                offset: 0,
+                len: moves.len() as u64,
+            };
+            for (span, mv) in parse_moves(moves) {
+                let error = match mv {
+                    Ok(mv) => match session.play(mv) {
+                        Ok(_) => continue,
+                        Err(e) => {
+                            format!("illegal move {mv} ({} to move): {e}", e.position.to_move())
+                        }
+                    },
+                    Err(e) => e,
+                };
+                let mut report = String::new();
+                diagnostic::render(&mut report, "--moves", &text, &span, &error, self.color);
+                self.report(&report)?;
+                return Ok(false);
+            }
+        }
+        let budget = self.args.plies.unwrap_or(usize::MAX);
+        let mut added = 0;
+        while session.game.outcome().is_none() && added < budget {
+            if session.plies_total >= self.args.max_plies {
+                if !self.args.quiet {
+                    self.report(&format!(
+                        "note: stopped after {} plies (--max-plies)\n",
+                        session.plies_total
+                    ))?;
+                }
+                break;
+            }
+            let side = session.game.position().to_move();
+            let mv = match &mut seats[side.index()] {
+                Seat::Engine(player) => player.choose(&session.game),
+                Seat::Human => match self.ask_human(session, side)? {
+                    HumanTurn::Move(mv) => Some(mv),
+                    HumanTurn::Quit => break,
+                    HumanTurn::Undone => continue,
+                },
+            };
+            let Some(mv) = mv else { break };
+            if let Err(e) = session.play(mv) {
+                return Err(io::Error::other(format!(
+                    "the {} player chose an illegal move {mv}: {e}",
+                    side
+                )));
+            }
+            added += 1;
+        }
+        session.close();
+        if seats.iter().any(|s| matches!(s, Seat::Human)) {
+            self.show_end(session)?;
+        }
+        Ok(true)
+    }
+
+    fn show_end(&mut self, session: &Session) -> io::Result<()> {
+        let mut text = String::new();
+        let style = Style::ASCII.with_colour(self.color);
+        let _ = draw_position(&mut text, session.game.position(), &Highlights::NONE, style);
+        match session.game.outcome() {
+            Some(o) => {
+                let _ = writeln!(
+                    text,
+                    "game over ({}): {}-{}",
+                    o.reason, o.score[0], o.score[1]
+                );
+            }
+            None => text.push_str("game left unfinished\n"),
+        }
+        self.report(&text)
+    }
+
+    fn ask_human(&mut self, session: &mut Session, side: Side) -> io::Result<HumanTurn> {
+        let style = Style::ASCII.with_colour(self.color);
+        loop {
+            let position = *session.game.position();
+            let mut prompt = String::new();
+            let _ = draw_position(&mut prompt, &position, &Highlights::NONE, style);
+            let legal = position
+                .legal_moves()
+                .map_err(|e| io::Error::other(e.to_string()))?;
+            let list: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
+            let _ = write!(
+                prompt,
+                "{side} to move [{}] (help, hint, undo, quit)> ",
+                list.join(" ")
+            );
+            self.report(&prompt)?;
+            let mut line = String::new();
+            if io::stdin().lock().read_line(&mut line)? == 0 {
+                return Ok(HumanTurn::Quit);
+            }
+            let word = line.trim();
+            match word {
+                "" => continue,
+                "quit" | "q" => return Ok(HumanTurn::Quit),
+                "help" | "?" => {
+                    self.report(&human_help(&position))?;
+                }
+                "hint" => {
+                    let hint = "alphabeta"
+                        .parse::<PlayerSpec>()
+                        .map(|s| s.build(self.args.seed));
+                    let suggestion = hint.ok().and_then(|mut p| p.choose(&session.game));
+                    let text = match suggestion {
+                        Some(mv) => format!("hint: {mv}\n"),
+                        None => "hint: no move\n".to_owned(),
+                    };
+                    self.report(&text)?;
+                }
+                "undo" => {
+                    let text = if session.undo(side) {
+                        "undone\n"
+                    } else {
+                        "nothing to undo\n"
+                    };
+                    self.report(text)?;
+                    return Ok(HumanTurn::Undone);
+                }
+                _ => match read_human_move(word, side, &position) {
+                    Ok(mv) => match position.play(mv) {
+                        Ok(_) => return Ok(HumanTurn::Move(mv)),
+                        Err(e) => self.report(&format!("illegal: {e}\n"))?,
+                    },
+                    Err(e) => self.report(&format!("{e}\n"))?,
+                },
+            }
+        }
+    }
+}
+
+enum HumanTurn {
+    Move(Move),
+    Undone,
+    Quit,
+}
+
+fn human_help(position: &Position) -> String {
+    let n = position.rules().holes();
+    let last = (b'A' + n as u8 - 1) as char;
+    let mut text = format!(
+        "Type the hole to sow from: A..{last} for South, a..{} for North (either case names your own hole).\n",
+        last.to_ascii_lowercase()
+    );
+    if position.direction_due() {
+        text.push_str(
+            "This first move also chooses the direction: e.g. E:ccw (counter-clockwise) or E:cw.\n",
+        );
+    }
+    text.push_str("hint: an engine's suggestion; undo: take back your last move; quit: stop (the record is written unfinished).\n");
+    text
+}
+
+/// A hole label typed by a person: either case names their own hole.
+fn read_human_move(word: &str, side: Side, position: &Position) -> Result<Move, String> {
+    let mut mv: Move = word
+        .parse()
+        .map_err(|e: mancala_rules::ParseMoveError| e.to_string())?;
+    let label = mv.hole.label();
+    let own = match side {
+        Side::South => label.to_ascii_uppercase(),
+        Side::North => label.to_ascii_lowercase(),
+    };
+    mv.hole = mancala_rules::Hole::from_label(own).ok_or("not a hole")?;
+    if position.direction_due() && mv.dir.is_none() {
+        return Err(format!("choose a direction too: {mv}:ccw or {mv}:cw"));
+    }
+    if mv.dir == Some(Dir::Ccw) || mv.dir == Some(Dir::Cw) || !position.direction_due() {
+        Ok(mv)
+    } else {
+        Err("unknown direction".to_owned())
+    }
+}
+
+/// Counts for the match summary.
+#[derive(Debug, Default)]
+struct Summary {
+    games: usize,
+    wins: [usize; 2],
+    draws: usize,
+    unfinished: usize,
+    plies: usize,
+}
+
+impl Summary {
+    fn add(&mut self, session: &Session) {
+        self.games += 1;
+        self.plies += session.plies_total;
+        match session.game.outcome() {
+            Some(o) => match o.winner {
+                Some(side) => self.wins[side.index()] += 1,
+                None => self.draws += 1,
+            },
+            None => self.unfinished += 1,
+        }
+    }
+
+    fn line(&self, seats: &[Seat; 2], format: Format) -> String {
+        let average = self.plies as f64 / self.games.max(1) as f64;
+        match format {
+            Format::Json => format!(
+                "{{\"games\":{},\"south\":{:?},\"north\":{:?},\"south_wins\":{},\"north_wins\":{},\"draws\":{},\"unfinished\":{},\"average_plies\":{:.1}}}\n",
+                self.games,
+                seats[0].name(),
+                seats[1].name(),
+                self.wins[0],
+                self.wins[1],
+                self.draws,
+                self.unfinished,
+                average
+            ),
+            Format::Text => format!(
+                "{} games: south ({}) won {}, north ({}) won {}, {} drawn, {} unfinished; {average:.1} plies on average\n",
+                self.games,
+                seats[0].name(),
+                self.wins[0],
+                seats[1].name(),
+                self.wins[1],
+                self.draws,
+                self.unfinished
+            ),
+        }
+    }
+}
+
+fn new_rules(args: &Args) -> Result<Rules, String> {
+    let mut options = Options::new();
+    for text in &args.options {
+        for word in text.split_whitespace() {
+            options.insert_word(word).map_err(|e| e.to_string())?;
+        }
+    }
+    Rules::new(args.game, options)
+        .and_then(|r| r.with_lap_budget(args.lap_budget))
+        .map_err(|e| e.to_string())
+}
+
+fn progress(done: usize, total: usize) {
+    let width = 30;
+    let filled = done * width / total.max(1);
+    let mut err = io::stderr().lock();
+    let _ = write!(
+        err,
+        "\r[{}{}] {done}/{total} games",
+        "#".repeat(filled),
+        " ".repeat(width - filled)
+    );
+    if done == total {
+        let _ = writeln!(err);
+    }
+}
+
+/// Runs the tool; returns the exit code.
+pub fn run(args: &Args) -> io::Result<u8> {
+    let seats_for = |salt: u64| -> Result<[Seat; 2], String> {
+        Ok([
+            Seat::parse(&args.south, mix(args.seed, salt * 2))?,
+            Seat::parse(&args.north, mix(args.seed, salt * 2 + 1))?,
+        ])
+    };
+    if let Err(e) = seats_for(0) {
+        output::error_line(&format!("error: {e}"));
+        return Ok(EXIT_FAILURE);
+    }
+    let humans = [&args.south, &args.north].iter().any(|s| *s == "human");
+    if humans && args.records.iter().any(|r| r == "-") {
+        output::error_line(
+            "error: a human player reads moves from stdin, so records cannot come from stdin too",
+        );
+        return Ok(EXIT_FAILURE);
+    }
+    let color = args.color.for_stderr();
+    let mut tool = Tool {
+        args,
+        color,
+        out: output::stdout(),
+        first_record: true,
+        invalid: 0,
+    };
+    let mut summary = Summary::default();
+    let mut last_seats = None;
+    if args.records.is_empty() {
+        let rules = match new_rules(args) {
+            Ok(rules) => rules,
+            Err(e) => {
+                output::error_line(&format!("error: {e}"));
+                return Ok(EXIT_FAILURE);
+            }
+        };
+        let show_progress = args.games > 1 && !args.quiet && io::stderr().is_terminal() && !humans;
+        for index in 0..args.games {
+            let mut seats = seats_for(index as u64 + 1).map_err(io::Error::other)?;
+            let (game, _) =
+                Game::new(Position::new(rules)).map_err(|e| io::Error::other(e.to_string()))?;
+            let mut record = Record::new(rules.game());
+            record.options = rules.options();
+            record.tags.event = Some("mancala-play".to_owned());
+            record.tags.south = Some(seats[0].name());
+            record.tags.north = Some(seats[1].name());
+            if args.games > 1 {
+                record.tags.round = Some((index + 1).to_string());
+            }
+            record.set_tag("Seed", args.seed.to_string());
+            if args.lap_budget != DEFAULT_LAP_BUDGET {
+                record.set_tag("LapBudget", args.lap_budget.to_string());
+            }
+            let mut session = Session::new(game, record, 0);
+            if tool.play_session(&mut session, &mut seats)? {
+                tool.write_record(&session.record)?;
+                summary.add(&session);
+            } else {
+                tool.invalid += 1;
+            }
+            if show_progress {
+                progress(index + 1, args.games);
+            }
+            last_seats = Some(seats);
+        }
+    } else {
+        let names: Vec<InputName> = input::inputs(&args.records);
+        let mut index = 0u64;
+        for item in input::games(&names) {
+            let game = match item {
+                Ok(game) => game,
+                Err(e) => {
+                    output::error_line(&format!(
+                        "{}: error: {}",
+                        names[e.input].display(),
+                        e.error
+                    ));
+                    return Ok(EXIT_FAILURE);
+                }
+            };
+            index += 1;
+            let file = names[game.input].display();
+            let parsed = match game.text.parse() {
+                Ok(parsed) => parsed,
+                Err(e) => {
+                    let mut text = String::new();
+                    diagnostic::render(&mut text, file, &game.text, &e.span, &e.message, color);
+                    tool.report(&text)?;
+                    tool.invalid += 1;
+                    continue;
+                }
+            };
+            let options = ReplayOptions {
+                lap_budget: args.lap_budget,
+                trace: false,
+            };
+            let replay = check::replay(&parsed, options, |_| {});
+            let usable = replay
+                .problems
+                .iter()
+                .all(|p| p.kind == "result" || p.kind == "termination");
+            if !usable || replay.game.is_none() {
+                let mut text = String::new();
+                for p in &replay.problems {
+                    diagnostic::render(&mut text, file, &game.text, &p.span, &p.message, color);
+                }
+                tool.report(&text)?;
+                tool.invalid += 1;
+                continue;
+            }
+            let mut seats = seats_for(index).map_err(io::Error::other)?;
+            let game_state = replay.game.unwrap_or_else(|| unreachable!("checked above"));
+            let session_record = parsed.record;
+            let mut session = Session::new(game_state, session_record, replay.plies);
+            if tool.play_session(&mut session, &mut seats)? {
+                tool.write_record(&session.record)?;
+                summary.add(&session);
+            } else {
+                tool.invalid += 1;
+            }
+            last_seats = Some(seats);
+        }
+    }
+    tool.out.flush()?;
+    if summary.games > 1
+        && !args.quiet
+        && let Some(seats) = &last_seats
+    {
+        output::error_line(summary.line(seats, args.format).trim_end());
+    }
+    Ok(if tool.invalid > 0 {
+        EXIT_INVALID
+    } else {
+        EXIT_OK
+    })
+}
