@@ -1,0 +1,442 @@
+//! Helpers shared by the integration tests: option combinations, random
+//! set-ups, and the bridge between the crate and the reference model.
+
+#![allow(dead_code)]
+
+use mancala_rules::{
+    Dir, Event, GameId, Hole, Move, Opt, Options, Position, Rules, Setup, Side, Trace, Verdict,
+};
+
+use crate::reference::{
+    Lap, NORTH, RefBoard, RefMatch, RefMove, RefRules, RefVerdict, SOUTH, Take,
+};
+
+/// The flags that change how a move is sown, per game.
+pub fn sowing_flags(game: GameId) -> &'static [Opt] {
+    match game {
+        GameId::OlindaKeliya => &[Opt::SkipOrigin, Opt::SeriesCapture, Opt::SameDirection],
+        GameId::Olowuka => &[Opt::SkipOrigin],
+        GameId::Pallankuzhi => &[
+            Opt::SkipOrigin,
+            Opt::PasuToOwner,
+            Opt::NoPasuOnLastSeed,
+            Opt::CaptureOpposite,
+        ],
+        GameId::RioKadalis => &[Opt::SkipOrigin, Opt::Clockwise, Opt::FiveHoles],
+    }
+}
+
+/// The flags that change the game around the moves (end checks, rounds).
+pub fn game_flags(game: GameId) -> Vec<Opt> {
+    Opt::ALL
+        .into_iter()
+        .filter(|o| game.allows(*o) && !sowing_flags(game).contains(o))
+        .collect()
+}
+
+/// The seed counts a game can be played with (`None` is the default).
+pub fn seed_options(game: GameId) -> Vec<Option<u8>> {
+    let mut out = vec![None];
+    out.extend(
+        game.seed_choices()
+            .iter()
+            .filter(|&&s| s != game.default_seeds())
+            .map(|&s| Some(s)),
+    );
+    out
+}
+
+fn with_flags(mut options: Options, flags: &[Opt], mask: usize) -> Options {
+    for (i, opt) in flags.iter().enumerate() {
+        if mask & (1 << i) != 0 {
+            options = options.with(*opt);
+        }
+    }
+    options
+}
+
+/// Every combination of seed count and sowing flags, for every game.
+pub fn sowing_configs() -> Vec<Rules> {
+    let mut out = Vec::new();
+    for game in GameId::ALL {
+        let flags = sowing_flags(game);
+        for seeds in seed_options(game) {
+            let base = match seeds {
+                Some(s) => Options::new().with_seeds(s),
+                None => Options::new(),
+            };
+            for mask in 0..1 << flags.len() {
+                out.push(Rules::new(game, with_flags(base, flags, mask)).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// A random game with a random seed count and any random set of its flags.
+pub fn random_rules(rng: &mut fastrand::Rng) -> Rules {
+    let game = GameId::ALL[rng.usize(..4)];
+    let seeds = seed_options(game);
+    let mut options = match seeds[rng.usize(..seeds.len())] {
+        Some(s) => Options::new().with_seeds(s),
+        None => Options::new(),
+    };
+    for opt in Opt::ALL {
+        if game.allows(opt) && rng.u8(..3) == 0 {
+            options = options.with(opt);
+        }
+    }
+    Rules::new(game, options).unwrap()
+}
+
+pub fn ref_rules(rules: Rules) -> RefRules {
+    RefRules::parse(rules.game().as_str(), &rules.options().to_string())
+}
+
+pub fn side_index(side: Side) -> usize {
+    match side {
+        Side::South => SOUTH,
+        Side::North => NORTH,
+    }
+}
+
+pub fn index_of(rules: Rules, hole: Hole) -> usize {
+    match hole.side {
+        Side::South => hole.index as usize,
+        Side::North => rules.holes() + hole.index as usize,
+    }
+}
+
+pub fn hole_at(rules: Rules, index: usize) -> Hole {
+    let n = rules.holes();
+    if index < n {
+        Hole::new(Side::South, index as u8)
+    } else {
+        Hole::new(Side::North, (index - n) as u8)
+    }
+}
+
+pub fn ref_move(rules: Rules, mv: Move) -> RefMove {
+    RefMove {
+        hole: index_of(rules, mv.hole),
+        ccw: mv.dir.map(|d| d == Dir::Ccw),
+    }
+}
+
+pub fn crate_move(rules: Rules, mv: RefMove) -> Move {
+    let hole = hole_at(rules, mv.hole);
+    match mv.ccw {
+        Some(true) => Move::with_dir(hole, Dir::Ccw),
+        Some(false) => Move::with_dir(hole, Dir::Cw),
+        None => Move::new(hole),
+    }
+}
+
+/// The reference's view of a position's board, read through `to_setup`.
+pub fn ref_board(pos: &Position) -> RefBoard {
+    let setup = pos.to_setup();
+    let cells: Vec<Option<u32>> = setup.south.iter().chain(&setup.north).copied().collect();
+    RefBoard {
+        holes: cells.iter().map(|c| c.unwrap_or(0)).collect(),
+        closed: cells.iter().map(Option::is_none).collect(),
+        stores: setup.stores,
+    }
+}
+
+/// The reference game standing at `pos` (no end check made).
+pub fn ref_match(pos: &Position) -> RefMatch {
+    let setup = pos.to_setup();
+    RefMatch::at(
+        ref_rules(pos.rules()),
+        u64::from(pos.rules().lap_budget()),
+        ref_board(pos),
+        side_index(setup.to_move),
+        setup.south_dir.map(|d| d == Dir::Ccw),
+        setup.round,
+        side_index(setup.round_starter.unwrap_or(setup.to_move)),
+    )
+}
+
+/// Laps and captures of a crate trace, in the reference's terms.
+pub fn trace_laps(rules: Rules, trace: &Trace) -> Vec<Lap> {
+    let mut out = Vec::new();
+    let mut open = None;
+    for e in &trace.events {
+        match e {
+            Event::LapStart { hole, seeds } => open = Some((index_of(rules, *hole), *seeds)),
+            Event::LapEnd { last, .. } => {
+                let (from, lifted) = open.take().expect("lap end without a start");
+                out.push(Lap {
+                    from,
+                    lifted: u32::from(lifted),
+                    last: index_of(rules, *last),
+                });
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+pub fn trace_takes(rules: Rules, trace: &Trace) -> Vec<Take> {
+    trace
+        .captures()
+        .map(|c| Take {
+            hole: index_of(rules, c.hole),
+            seeds: u32::from(c.seeds),
+            taker: side_index(c.taker),
+        })
+        .collect()
+}
+
+pub fn trace_kept(rules: Rules, trace: &Trace) -> Option<(usize, u32)> {
+    trace.events.iter().find_map(|e| match e {
+        Event::GrandSlamLeft { hole, seeds } => Some((index_of(rules, *hole), u32::from(*seeds))),
+        _ => None,
+    })
+}
+
+/// The kind of verdict both sides agreed on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agreed {
+    Finite,
+    Endless,
+    Undecided,
+}
+
+/// Sows `mv` from `pos` in the crate and in the reference and compares
+/// everything: verdict, laps, captures, grand-slam hole, board, stores.
+pub fn compare_move(pos: &Position, mv: Move) -> Result<Agreed, String> {
+    let rules = pos.rules();
+    let reference = ref_match(pos);
+    let expected = reference.verdict(ref_move(rules, mv));
+    let got = pos.verdict(mv).map_err(|e| format!("verdict error: {e}"))?;
+    let context = || format!("move {mv} in {:?}", pos.to_setup());
+    match (got, expected) {
+        (
+            Verdict::Finite { position, laps },
+            RefVerdict::Finite {
+                board,
+                laps: ref_laps,
+                takes,
+                kept,
+            },
+        ) => {
+            let mut trace = Trace::default();
+            pos.verdict_traced(mv, &mut trace).unwrap();
+            let got_laps = trace_laps(rules, &trace);
+            if laps != ref_laps.len() as u64 || got_laps != ref_laps {
+                return Err(format!(
+                    "{}: laps {laps} {got_laps:?}, reference {ref_laps:?}",
+                    context()
+                ));
+            }
+            let got_takes = trace_takes(rules, &trace);
+            if got_takes != takes {
+                return Err(format!(
+                    "{}: captures {got_takes:?}, reference {takes:?}",
+                    context()
+                ));
+            }
+            let got_kept = trace_kept(rules, &trace);
+            if got_kept != kept {
+                return Err(format!(
+                    "{}: grand slam kept {got_kept:?}, reference {kept:?}",
+                    context()
+                ));
+            }
+            let got_board = ref_board(&position);
+            if got_board != board {
+                return Err(format!(
+                    "{}: board {got_board:?}, reference {board:?}",
+                    context()
+                ));
+            }
+            if position.to_move() != pos.to_move().opposite() {
+                return Err(format!("{}: side to move not switched", context()));
+            }
+            Ok(Agreed::Finite)
+        }
+        (
+            Verdict::Endless {
+                first_repeat,
+                cycle,
+            },
+            RefVerdict::Endless {
+                first_repeat: r_first,
+                cycle: r_cycle,
+            },
+        ) => {
+            if (first_repeat, cycle) == (r_first, r_cycle) {
+                Ok(Agreed::Endless)
+            } else {
+                Err(format!(
+                    "{}: endless at lap {first_repeat} (cycle {cycle}), reference at {r_first} (cycle {r_cycle})",
+                    context()
+                ))
+            }
+        }
+        (Verdict::Undecided { budget }, RefVerdict::Undecided) => {
+            if budget == rules.lap_budget() {
+                Ok(Agreed::Undecided)
+            } else {
+                Err(format!("{}: undecided names budget {budget}", context()))
+            }
+        }
+        (got, expected) => Err(format!(
+            "{}: crate {}, reference {}",
+            context(),
+            short(&got),
+            short_ref(&expected)
+        )),
+    }
+}
+
+fn short(v: &Verdict) -> String {
+    match v {
+        Verdict::Finite { laps, .. } => format!("finite after {laps} laps"),
+        Verdict::Endless {
+            first_repeat,
+            cycle,
+        } => format!("endless (state {first_repeat} repeats, cycle {cycle})"),
+        Verdict::Undecided { budget } => format!("undecided (budget {budget})"),
+    }
+}
+
+fn short_ref(v: &RefVerdict) -> String {
+    match v {
+        RefVerdict::Finite { laps, .. } => format!("finite after {} laps", laps.len()),
+        RefVerdict::Endless {
+            first_repeat,
+            cycle,
+        } => format!("endless (state {first_repeat} repeats, cycle {cycle})"),
+        RefVerdict::Undecided => "undecided".to_owned(),
+    }
+}
+
+/// A random valid set-up of `rules`: any board with the right total, closed
+/// holes where refilling leaves them (round games), random stores, random
+/// side to move and (Olinda Keliya) random direction state.
+pub fn random_setup(rng: &mut fastrand::Rng, rules: Rules) -> Setup {
+    let n = rules.holes();
+    let total = rules.total_seeds();
+    let mut rows: [Vec<Option<u32>>; 2] = [vec![Some(0); n], vec![Some(0); n]];
+    if rules.game().has_rounds() {
+        for row in &mut rows {
+            if rng.bool() {
+                let closed = rng.usize(0..n);
+                for k in 0..closed {
+                    // Pallankuzhi refills from the left: closed holes are the
+                    // rightmost; Rio Kadalis the other way round.
+                    let i = if rules.game() == GameId::Pallankuzhi {
+                        n - 1 - k
+                    } else {
+                        k
+                    };
+                    row[i] = None;
+                }
+            }
+        }
+    }
+    let open: Vec<(usize, usize)> = (0..2)
+        .flat_map(|s| (0..n).map(move |i| (s, i)))
+        .filter(|&(s, i)| rows[s][i].is_some())
+        .collect();
+    // Few seeds on the board make endless moves and empty rows likely; many
+    // make long moves.
+    let on_board = match rng.u8(..4) {
+        0 => rng.u32(0..=total.min(12)),
+        1 => rng.u32(0..=total / 3),
+        _ => rng.u32(0..=total),
+    };
+    // Seeds go to a random subset of the open holes, so that rows with many
+    // empty holes are common.
+    let active: Vec<(usize, usize)> = {
+        let keep = rng.usize(1..=open.len());
+        let mut shuffled = open.clone();
+        rng.shuffle(&mut shuffled);
+        shuffled.truncate(keep);
+        shuffled
+    };
+    for _ in 0..on_board {
+        let (s, i) = active[rng.usize(..active.len())];
+        *rows[s][i].as_mut().unwrap() += 1;
+    }
+    let rest = total - on_board;
+    let south_store = rng.u32(0..=rest);
+    let to_move = if rng.bool() { Side::South } else { Side::North };
+    let south_dir = if rules.chooses_direction() {
+        match rng.u8(..3) {
+            0 => None,
+            1 => Some(Dir::Ccw),
+            _ => Some(Dir::Cw),
+        }
+    } else {
+        None
+    };
+    let [south, north] = rows;
+    Setup {
+        south,
+        north,
+        stores: [south_store, rest - south_store],
+        to_move,
+        south_dir,
+        round: 1,
+        round_starter: None,
+    }
+}
+
+/// Board notation of rules.md: `A1 B6 … | a7 …` (closed holes as `A-`).
+pub fn board_text(pos: &Position) -> String {
+    let setup = pos.to_setup();
+    let row = |side: Side, cells: &[Option<u32>]| {
+        cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let label = Hole::new(side, i as u8).label();
+                match c {
+                    Some(s) => format!("{label}{s}"),
+                    None => format!("{label}-"),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    format!(
+        "{} | {}",
+        row(Side::South, &setup.south),
+        row(Side::North, &setup.north)
+    )
+}
+
+/// A position from rules.md's board notation, South's row first.
+pub fn position_from(
+    rules: Rules,
+    text: &str,
+    stores: [u32; 2],
+    to_move: Side,
+) -> Result<Position, mancala_rules::SetupError> {
+    Position::from_setup(rules, &setup_from(text, stores, to_move))
+}
+
+pub fn setup_from(text: &str, stores: [u32; 2], to_move: Side) -> Setup {
+    let (south, north) = text.split_once('|').expect("a `|` between the rows");
+    let row = |s: &str| {
+        s.split_whitespace()
+            .map(|w| match &w[1..] {
+                "-" => None,
+                n => Some(n.parse().expect("a seed count")),
+            })
+            .collect()
+    };
+    Setup {
+        south: row(south),
+        north: row(north),
+        stores,
+        to_move,
+        south_dir: None,
+        round: 1,
+        round_starter: None,
+    }
+}
