@@ -26,9 +26,10 @@ impl InputName {
         if self.is_stdin() {
             return Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin())));
         }
-        let file = File::open(&self.0)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", self.0)))?;
-        Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
+        Ok(Box::new(BufReader::with_capacity(
+            1 << 16,
+            File::open(&self.0)?,
+        )))
     }
 }
 

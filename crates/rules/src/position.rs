@@ -694,10 +694,19 @@ impl fmt::Display for PlayErrorKind {
                     "the first move must choose a direction, e.g. {hole}:ccw or {hole}:cw"
                 )
             }
-            PlayErrorKind::DirectionNotAllowed { hole, game } => write!(
-                f,
-                "move {hole} names a direction, but in {game} only the first move chooses one"
-            ),
+            PlayErrorKind::DirectionNotAllowed { hole, game } => {
+                if *game == GameId::OlindaKeliya {
+                    write!(
+                        f,
+                        "move {hole} names a direction, but only the first move of olinda-keliya chooses one (and none with same-direction)"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "move {hole} names a direction, but {game} has no direction to choose"
+                    )
+                }
+            }
             PlayErrorKind::Endless {
                 hole,
                 first_repeat,

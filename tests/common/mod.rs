@@ -1,0 +1,86 @@
+//! Running the real binaries for snapshot tests: exit code, stdout and
+//! stderr together.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// The workspace root: paths in snapshots are relative to it.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn bin(name: &str) -> PathBuf {
+    match name {
+        "mancala-play" => PathBuf::from(env!("CARGO_BIN_EXE_mancala-play")),
+        "mancala-validate" => PathBuf::from(env!("CARGO_BIN_EXE_mancala-validate")),
+        "mancala-render" => PathBuf::from(env!("CARGO_BIN_EXE_mancala-render")),
+        other => panic!("unknown binary {other}"),
+    }
+}
+
+/// What a run produced.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// The form snapshots take.
+    pub fn snapshot(&self) -> String {
+        format!(
+            "exit: {}\n--- stdout\n{}--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+}
+
+/// Runs a tool from the workspace root with `args`, feeding `stdin`.
+pub fn run(name: &str, args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = Command::new(bin(name))
+        .args(args)
+        .current_dir(root())
+        .env_remove("RUST_BACKTRACE")
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {name}: {e}"));
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        // The tool may stop reading early; that is not the test's concern.
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// The `.mgn` files of a fixtures folder, sorted, relative to the root.
+pub fn fixtures(dir: &str) -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(root().join(dir))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "mgn"))
+        .map(|p| format!("{dir}/{}", p.file_name().unwrap().to_string_lossy()))
+        .collect();
+    files.sort();
+    files
+}
+
+pub fn stem(path: &str) -> String {
+    path.rsplit('/')
+        .next()
+        .unwrap()
+        .trim_end_matches(".mgn")
+        .to_owned()
+}

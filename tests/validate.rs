@@ -1,0 +1,127 @@
+//! `mancala-validate` end to end: insta snapshots of exit code, stdout and
+//! stderr for every validation fixture and each output mode.
+
+mod common;
+
+use common::{fixtures, run, stem};
+
+#[test]
+fn every_fixture() {
+    let files = fixtures("fixtures/validate");
+    assert!(files.len() > 20);
+    for file in files {
+        let out = run("mancala-validate", &[&file], b"");
+        let name = stem(&file);
+        let expected_code = if name.starts_with("valid-") || name == "endless-ends-game" {
+            0
+        } else {
+            1
+        };
+        assert_eq!(out.code, expected_code, "{file}:\n{}", out.snapshot());
+        insta::assert_snapshot!(format!("validate-{name}"), out.snapshot());
+    }
+}
+
+#[test]
+fn json_verdicts_of_a_mixed_stream() {
+    let out = run(
+        "mancala-validate",
+        &["--format", "json", "fixtures/validate/mixed-stream.mgn"],
+        b"",
+    );
+    assert_eq!(out.code, 1);
+    for line in out.stdout.lines() {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(value["valid"].is_boolean());
+    }
+    insta::assert_snapshot!(out.snapshot());
+}
+
+#[test]
+fn stdin_and_file_agree() {
+    let text = std::fs::read(common::root().join("fixtures/validate/mixed-stream.mgn")).unwrap();
+    let from_stdin = run("mancala-validate", &["-"], &text);
+    let implicit = run("mancala-validate", &[], &text);
+    let from_file = run(
+        "mancala-validate",
+        &["fixtures/validate/mixed-stream.mgn"],
+        b"",
+    );
+    assert_eq!(from_stdin.stdout, from_file.stdout);
+    assert_eq!(from_stdin.stdout, implicit.stdout);
+    assert_eq!(from_stdin.code, from_file.code);
+    assert_eq!(
+        from_stdin
+            .stderr
+            .replace("<stdin>", "fixtures/validate/mixed-stream.mgn"),
+        from_file.stderr
+    );
+    insta::assert_snapshot!(from_stdin.snapshot());
+}
+
+#[test]
+fn keep_text_writes_the_games_own_text() {
+    let text = b"[Game \"olowuka\"]\n[Event \"kept as written\"]\n1.D  b   *\n";
+    let out = run("mancala-validate", &["--keep-text"], text);
+    assert_eq!(out.code, 0);
+    assert_eq!(out.stdout, String::from_utf8_lossy(text));
+    let canonical = run("mancala-validate", &[], text);
+    insta::assert_snapshot!(canonical.snapshot());
+}
+
+#[test]
+fn quiet_writes_only_errors() {
+    let out = run(
+        "mancala-validate",
+        &["--quiet", "fixtures/validate/mixed-stream.mgn"],
+        b"",
+    );
+    assert_eq!(out.code, 1);
+    assert!(out.stdout.is_empty());
+    insta::assert_snapshot!(out.snapshot());
+}
+
+#[test]
+fn parallel_output_keeps_input_order() {
+    let many: String = (0..200)
+        .map(|i| {
+            if i % 7 == 3 {
+                "[Game \"olowuka\"]\n\n1. D D *\n".to_owned()
+            } else {
+                format!("[Game \"olowuka\"]\n[Round \"{i}\"]\n\n1. D b *\n")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let one = run(
+        "mancala-validate",
+        &["--jobs", "1", "--format", "json"],
+        many.as_bytes(),
+    );
+    let four = run(
+        "mancala-validate",
+        &["--jobs", "4", "--format", "json"],
+        many.as_bytes(),
+    );
+    assert_eq!(one.code, 1);
+    assert_eq!(one.stdout, four.stdout);
+    assert_eq!(one.stderr, four.stderr);
+    assert_eq!(one.stdout.lines().count(), 200);
+}
+
+#[test]
+fn io_and_usage_errors_exit_2() {
+    let missing = run(
+        "mancala-validate",
+        &[
+            "fixtures/validate/no-such-file.mgn",
+            "fixtures/validate/valid-olowuka.mgn",
+        ],
+        b"",
+    );
+    assert_eq!(missing.code, 2);
+    insta::assert_snapshot!("missing-file", missing.snapshot());
+    let usage = run("mancala-validate", &["--format", "yaml"], b"");
+    assert_eq!(usage.code, 2);
+    assert!(usage.stdout.is_empty());
+}
