@@ -17,7 +17,7 @@ ci:
 bench:
     cargo bench -p mancala-rules
     cargo bench -p mancala-engine
-    bash benches/validate.sh
+    python3 crates/cli/benches/validate.py
 
 # Play a few games, check them and draw the final positions.
 demo game="olowuka":
