@@ -151,11 +151,7 @@ pub struct Tag {
 pub enum Item {
     /// A move, with the seeds it captured when the record states it (`F+11`).
     Move {
-        #[serde(
-            rename = "move",
-            serialize_with = "display",
-            deserialize_with = "from_str"
-        )]
+        #[serde(rename = "move")]
         mv: Move,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         captured: Option<u32>,
@@ -214,10 +210,6 @@ impl<'de> Deserialize<'de> for GameResult {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<GameResult, D::Error> {
         from_str(d)
     }
-}
-
-fn display<T: fmt::Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(value)
 }
 
 fn from_str<'de, T, D>(d: D) -> Result<T, D::Error>

@@ -85,8 +85,8 @@ impl fmt::Display for Dir {
 }
 
 /// A hole named the way players name it: its owner and its place counted from
-/// the owner's left (0 is `A` / `a`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// the owner's left (0 is `A` / `a`). Serializes as its label (`"E"`, `"e"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Hole {
     pub side: Side,
     pub index: u8,
@@ -122,5 +122,24 @@ impl Hole {
 impl fmt::Display for Hole {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.label())
+    }
+}
+
+impl Serialize for Hole {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Hole {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Hole, D::Error> {
+        let text = String::deserialize(d)?;
+        let mut chars = text.chars();
+        match (chars.next().and_then(Hole::from_label), chars.next()) {
+            (Some(hole), None) => Ok(hole),
+            _ => Err(serde::de::Error::custom(format!(
+                "invalid hole label `{text}`"
+            ))),
+        }
     }
 }

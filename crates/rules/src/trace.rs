@@ -78,8 +78,11 @@ pub trait Observer {
     /// Olowuka's grand slam: the chain's furthest hole stays on the board.
     fn grand_slam_left(&mut self, _hole: Hole, _seeds: u8) {}
     /// A lap ended with `last` as its last sown hole. `board` lists South's
-    /// holes then North's, each from its owner's left (closed holes hold 0);
-    /// `stores` is South's and North's store or captures.
+    /// holes then North's, each from its owner's left (closed holes hold 0),
+    /// as the lap's sowing left them: captures made during the lap (pasu,
+    /// fours) are taken, while the captures that end a move (two ahead,
+    /// pussa, Olowuka's chain and its grand-slam note) follow this call as
+    /// their own events. `stores` is South's and North's store or captures.
     fn lap_end(&mut self, _last: Hole, _end: LapEnd, _board: &[u8], _stores: [u8; 2]) {}
 }
 

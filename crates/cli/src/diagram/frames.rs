@@ -65,7 +65,7 @@ pub struct Frame {
 ///       "kind": "lap",                 // "position" | "before" | "lap" | "ply"
 ///       "lap": 2,                      // "lap" frames: lap number from 1
 ///                                      // "ply" frames: "number": 12
-///                                      // "before" and "ply": "move": {"hole": …, "dir"?: "ccw"}
+///                                      // "before" and "ply": "move": "E:ccw" (the move as written)
 ///       "heading": ["lap 2: F(6) sown a b c d e f, ends in f, now 3", "…"],
 ///       "board": {
 ///         "south": [3, 0, 1, 0, 1, 0],  // from South's left (A first); null = closed
@@ -77,25 +77,25 @@ pub struct Frame {
 ///         "round": 1
 ///       },
 ///       "highlights": {
-///         "lifted": {"side": "south", "index": 5},  // or null
-///         "last": {"side": "north", "index": 5},    // or null
-///         "captured": [{"side": "north", "index": 5}, …]
+///         "lifted": "F",      // a hole label, or null
+///         "last": "f",        // or null
+///         "captured": ["f", …]
 ///       },
 ///       "events": [                    // the rules crate's trace events, in order
-///         {"event": "lap-start", "hole": {"side": "south", "index": 5}, "seeds": 6},
-///         {"event": "sow", "hole": {"side": "north", "index": 0}},
-///         {"event": "lap-end", "last": {…}, "end": {"kind": "landed-small", "hole": {…}},
+///         {"event": "lap-start", "hole": "F", "seeds": 6},
+///         {"event": "sow", "hole": "a"},
+///         {"event": "lap-end", "last": "f", "end": {"kind": "landed-small", "hole": "f"},
 ///          "board": [3, 0, …], "stores": [16, 14]},   // board: South then North, closed = 0
-///         {"event": "capture", "hole": {…}, "seeds": 3, "taker": "south", "kind": "chain"},
-///         {"event": "grand-slam-left", "hole": {…}, "seeds": 2}
+///         {"event": "capture", "hole": "f", "seeds": 3, "taker": "south", "kind": "chain"},
+///         {"event": "grand-slam-left", "hole": "a", "seeds": 2}
 ///       ]
 ///     }
 ///   ]
 /// }
 /// ```
 ///
-/// A hole is `{"side": "south" | "north", "index": i}`, `i` counted from its
-/// owner's left. `end.kind` is `relay`, `next-empty`, `landed-empty`,
+/// A hole is its label: `"A"`… for South, `"a"`… for North, each counted
+/// from its owner's left. `end.kind` is `relay`, `next-empty`, `landed-empty`,
 /// `landed-small` or `binikh`; capture kinds are `two-ahead`, `series`,
 /// `chain`, `pasu`, `pussa`, `opposite`, `binikh` and `four-to-owner`. A lap
 /// frame's board is the board after the lap, its captures taken.
