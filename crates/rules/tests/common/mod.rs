@@ -440,3 +440,78 @@ pub fn setup_from(text: &str, stores: [u32; 2], to_move: Side) -> Setup {
         round_starter: None,
     }
 }
+
+/// One line of `fixtures/rules/endless.txt`: a set-up and an endless move.
+pub struct EndlessCase {
+    pub line: String,
+    pub pos: Position,
+    pub mv: Move,
+    pub first_repeat: u64,
+    pub cycle: u64,
+}
+
+pub fn endless_fixture_path() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/rules/endless.txt")
+}
+
+pub fn endless_line(pos: &Position, mv: Move, first_repeat: u64, cycle: u64) -> String {
+    let rules = pos.rules();
+    let dir = match pos.south_dir() {
+        Some(d) => format!("south {d}"),
+        None => "south -".to_owned(),
+    };
+    let name = format!("{} {}", rules.game(), rules.options());
+    format!(
+        "{}; {} to move; {dir}; {}; stores {} {}; {mv} -> endless at lap {first_repeat}, cycle {cycle}",
+        name.trim_end(),
+        pos.to_move().letter(),
+        board_text(pos),
+        pos.store(Side::South),
+        pos.store(Side::North),
+    )
+}
+
+pub fn parse_endless_line(line: &str) -> EndlessCase {
+    let fields: Vec<&str> = line.split(';').map(str::trim).collect();
+    let [name, to_move, dir, board, stores, verdict] = fields[..] else {
+        panic!("bad line: {line}");
+    };
+    let (game, options) = name.split_once(' ').unwrap_or((name, ""));
+    let rules = Rules::new(game.parse().unwrap(), options.parse().unwrap()).unwrap();
+    let to_move = match to_move {
+        "S to move" => Side::South,
+        "N to move" => Side::North,
+        _ => panic!("bad side: {line}"),
+    };
+    let stores: Vec<u32> = stores
+        .strip_prefix("stores ")
+        .unwrap()
+        .split(' ')
+        .map(|s| s.parse().unwrap())
+        .collect();
+    let mut setup = setup_from(board, [stores[0], stores[1]], to_move);
+    setup.south_dir = match dir {
+        "south ccw" => Some(mancala_rules::Dir::Ccw),
+        "south cw" => Some(mancala_rules::Dir::Cw),
+        _ => None,
+    };
+    let pos = Position::from_setup(rules, &setup).unwrap();
+    let (mv, rest) = verdict.split_once(" -> endless at lap ").unwrap();
+    let (first_repeat, cycle) = rest.split_once(", cycle ").unwrap();
+    EndlessCase {
+        line: line.to_owned(),
+        pos,
+        mv: mv.parse().unwrap(),
+        first_repeat: first_repeat.parse().unwrap(),
+        cycle: cycle.parse().unwrap(),
+    }
+}
+
+pub fn endless_cases() -> Vec<EndlessCase> {
+    std::fs::read_to_string(endless_fixture_path())
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(parse_endless_line)
+        .collect()
+}
