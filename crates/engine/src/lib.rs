@@ -1,1 +1,80 @@
+//! Computer players for the four mancala games of `mancala-rules`: a random
+//! player, a greedy one, alpha-beta search and Monte Carlo tree search.
+//!
+//! Every player is seeded: the same seed, game and sequence of calls give
+//! the same moves, byte for byte. The only exception is an explicit time
+//! budget (`ms=`), which is optional; depth and playout budgets are
+//! deterministic.
+//!
+//! ```
+//! use mancala_engine::PlayerSpec;
+//! use mancala_rules::{Game, GameId, Position, Rules};
+//!
+//! let spec: PlayerSpec = "alphabeta:depth=4".parse().unwrap();
+//! let mut player = spec.build(42);
+//! let (game, _) = Game::new(Position::new(Rules::standard(GameId::Olowuka))).unwrap();
+//! let mv = player.choose(&game).unwrap();
+//! assert!(game.position().legal_moves().unwrap().contains(mv));
+//! assert_eq!(player.name(), "alphabeta depth=4");
+//! ```
 
+use std::fmt;
+use std::time::Duration;
+
+use mancala_rules::{Game, Move};
+
+mod alphabeta;
+pub mod eval;
+mod mcts;
+mod play;
+mod simple;
+mod spec;
+
+pub use alphabeta::{AlphaBeta, AlphaBetaConfig};
+pub use mcts::{Mcts, MctsConfig};
+pub use play::{Child, children, holdings, play_random, playable_moves};
+pub use simple::{Greedy, RandomPlayer};
+pub use spec::{ParseSpecError, PlayerKind, PlayerSpec};
+
+/// A computer player.
+pub trait Player: fmt::Debug + Send {
+    /// The move to play in `game`, or `None` when the game is over or no
+    /// move can be played. A returned move is one that [`Game::play`]
+    /// accepts.
+    fn choose(&mut self, game: &Game) -> Option<Move>;
+
+    /// The player and its settings as a record tag writes them, e.g.
+    /// `alphabeta depth=7`, `mcts playouts=2000`, `random`. It parses back
+    /// as a [`PlayerSpec`].
+    fn name(&self) -> String;
+
+    /// Statistics of the last search, for players that search.
+    fn info(&self) -> Option<SearchInfo> {
+        None
+    }
+}
+
+/// What a search found and what it cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// The move chosen.
+    pub best: Move,
+    /// Alpha-beta: the deepest iteration completed (0 when there was a
+    /// single move). MCTS: 0.
+    pub depth: u32,
+    /// Alpha-beta: positions visited. MCTS: playouts run.
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// Alpha-beta: the move's value for the mover, in evaluation points
+    /// (seeds weighted by [`eval::Weights`]; beyond ±[`eval::PROVEN`] a
+    /// proven win or loss). MCTS: the move's reward rate in thousandths.
+    pub score: i32,
+}
+
+impl SearchInfo {
+    /// Nodes (or playouts) per second.
+    #[must_use]
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}

@@ -1,0 +1,285 @@
+//! Monte Carlo tree search: UCT over random playouts.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use fastrand::Rng;
+use mancala_rules::{Game, Move, Side};
+
+use crate::play::{MoveBuf, Playouts};
+use crate::{Player, SearchInfo};
+
+/// Search budget of [`Mcts`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MctsConfig {
+    /// Playouts per move. Always set: a time-only budget allows up to
+    /// `u32::MAX`.
+    pub playouts: u32,
+    /// Optional time budget per move. Without it the search is fully
+    /// deterministic.
+    pub time: Option<Duration>,
+    playouts_given: bool,
+}
+
+impl MctsConfig {
+    /// Playouts per move when no budget is given: measured to beat random
+    /// players in at least 99% of games of every game (see STRENGTH.md).
+    pub const DEFAULT_PLAYOUTS: u32 = 1000;
+
+    /// A playout budget.
+    #[must_use]
+    pub const fn playouts(playouts: u32) -> MctsConfig {
+        MctsConfig {
+            playouts: if playouts == 0 { 1 } else { playouts },
+            time: None,
+            playouts_given: true,
+        }
+    }
+
+    /// A playout and/or time budget; with neither, the default playouts.
+    #[must_use]
+    pub fn with_budget(playouts: Option<u32>, time: Option<Duration>) -> MctsConfig {
+        match (playouts, time) {
+            (Some(n), _) => MctsConfig {
+                time,
+                ..MctsConfig::playouts(n)
+            },
+            (None, Some(_)) => MctsConfig {
+                playouts: u32::MAX,
+                time,
+                playouts_given: false,
+            },
+            (None, None) => MctsConfig::default(),
+        }
+    }
+}
+
+impl Default for MctsConfig {
+    fn default() -> MctsConfig {
+        MctsConfig::playouts(Self::DEFAULT_PLAYOUTS)
+    }
+}
+
+impl fmt::Display for MctsConfig {
+    /// `mcts playouts=2000`, `mcts ms=200`, `mcts playouts=5000 ms=200`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("mcts")?;
+        if self.playouts_given {
+            write!(f, " playouts={}", self.playouts)?;
+        }
+        if let Some(time) = self.time {
+            write!(f, " ms={}", time.as_millis())?;
+        }
+        Ok(())
+    }
+}
+
+/// UCT exploration constant for win/draw/loss rewards in `[0, 1]`.
+const EXPLORATION: f64 = 1.0;
+
+/// A playout longer than this stops and is scored on holdings: with
+/// `no-repetition-rule` a game can last for ever. Playouts also stop at the
+/// end of a round of a match (see [`Playouts`]).
+const MAX_PLAYOUT_PLIES: u32 = 1000;
+
+const ROOT: u32 = u32::MAX;
+
+#[derive(Debug)]
+struct Node {
+    game: Game,
+    /// The move that led here (unused at the root).
+    mv: Option<Move>,
+    /// Who played `mv`: rewards are counted for this side.
+    mover: Side,
+    parent: u32,
+    children: Vec<u32>,
+    /// Candidates not yet expanded, drawn at random.
+    untried: MoveBuf,
+    visits: u32,
+    /// Wins plus half the draws, for `mover`.
+    reward: f64,
+}
+
+/// The Monte Carlo tree search player. The tree is built afresh for every
+/// move.
+#[derive(Debug)]
+pub struct Mcts {
+    config: MctsConfig,
+    rng: Rng,
+    playouts: Playouts,
+    info: Option<SearchInfo>,
+}
+
+impl Mcts {
+    #[must_use]
+    pub fn new(config: MctsConfig, seed: u64) -> Mcts {
+        Mcts {
+            config,
+            rng: Rng::with_seed(seed),
+            playouts: Playouts::default(),
+            info: None,
+        }
+    }
+
+    #[must_use]
+    pub const fn config(&self) -> MctsConfig {
+        self.config
+    }
+
+    /// Searches `game` and returns the most visited move with its search
+    /// statistics (`nodes` counts playouts, `score` is the move's reward
+    /// rate in thousandths), or `None` when no move can be played.
+    pub fn search(&mut self, game: &Game) -> Option<SearchInfo> {
+        let start = Instant::now();
+        let deadline = self.config.time.map(|t| start + t);
+        if game.outcome().is_some() {
+            return None;
+        }
+        let side = game.position().to_move();
+        let mut tree = vec![Node {
+            game: game.clone(),
+            mv: None,
+            mover: side.opposite(),
+            parent: ROOT,
+            children: Vec::new(),
+            untried: MoveBuf::from(game.position().candidates()),
+            visits: 0,
+            reward: 0.0,
+        }];
+        let mut playouts = 0u64;
+        while playouts < u64::from(self.config.playouts) {
+            // The first playout always runs, so a move is always found.
+            if playouts > 0
+                && let Some(deadline) = deadline
+                && Instant::now() >= deadline
+            {
+                break;
+            }
+            let leaf = self.select_and_expand(&mut tree);
+            if leaf == 0 && tree[0].children.is_empty() {
+                // Nothing at the root plays.
+                return None;
+            }
+            if playouts == 0 && tree[0].untried.is_empty() && tree[0].children.len() == 1 {
+                // A single legal move needs no search.
+                break;
+            }
+            let south = self.reward_south(&tree[leaf as usize].game);
+            playouts += 1;
+            let mut at = leaf;
+            while at != ROOT {
+                let node = &mut tree[at as usize];
+                node.visits += 1;
+                node.reward += match node.mover {
+                    Side::South => south,
+                    Side::North => 1.0 - south,
+                };
+                at = node.parent;
+            }
+        }
+        let best = tree[0]
+            .children
+            .iter()
+            .copied()
+            .max_by_key(|&c| tree[c as usize].visits)?;
+        let node = &tree[best as usize];
+        let info = SearchInfo {
+            best: node.mv?,
+            depth: 0,
+            nodes: playouts,
+            elapsed: start.elapsed(),
+            score: (1000.0 * node.reward / f64::from(node.visits.max(1))) as i32,
+        };
+        self.info = Some(info);
+        Some(info)
+    }
+
+    /// South's reward, in `[0, 1]`, for one playout from `game`.
+    ///
+    /// A finished game, and a playout to the end of Olinda Keliya or
+    /// Olowuka, scores 1 for a win, ½ for a draw, 0 for a loss. A playout in
+    /// a match of rounds stops at the end of the round, and scores South's
+    /// share of the seeds: winning a round narrowly is not winning the match,
+    /// and a player who only wins rounds narrowly never ends the match.
+    fn reward_south(&mut self, game: &Game) -> f64 {
+        let by_winner = |winner: Option<Side>| match winner {
+            None => 0.5,
+            Some(Side::South) => 1.0,
+            Some(Side::North) => 0.0,
+        };
+        if let Some(outcome) = game.outcome() {
+            return by_winner(outcome.winner);
+        }
+        let end = self.playouts.run(game, &mut self.rng, MAX_PLAYOUT_PLIES);
+        if game.position().rules().plays_rounds() {
+            let [s, n] = end.holdings;
+            f64::from(s) / f64::from((s + n).max(1))
+        } else {
+            by_winner(end.winner())
+        }
+    }
+
+    /// Walks down by UCT while nodes are fully expanded, then expands one
+    /// untried move. Returns the node to play out from (a finished game's
+    /// node is returned as it is).
+    fn select_and_expand(&mut self, tree: &mut Vec<Node>) -> u32 {
+        let mut at = 0u32;
+        loop {
+            while let Some(mv) = tree[at as usize].untried.take_random(&mut self.rng) {
+                let mut game = tree[at as usize].game.clone();
+                let mover = game.position().to_move();
+                if game.play(mv).is_ok() {
+                    let untried = if game.outcome().is_some() {
+                        MoveBuf::default()
+                    } else {
+                        MoveBuf::from(game.position().candidates())
+                    };
+                    let id = tree.len() as u32;
+                    tree.push(Node {
+                        game,
+                        mv: Some(mv),
+                        mover,
+                        parent: at,
+                        children: Vec::new(),
+                        untried,
+                        visits: 0,
+                        reward: 0.0,
+                    });
+                    tree[at as usize].children.push(id);
+                    return id;
+                }
+            }
+            let node = &tree[at as usize];
+            if node.children.is_empty() {
+                return at;
+            }
+            let log_n = f64::from(node.visits.max(1)).ln();
+            let mut best = node.children[0];
+            let mut best_value = f64::NEG_INFINITY;
+            for &c in &node.children {
+                let child = &tree[c as usize];
+                let n = f64::from(child.visits.max(1));
+                let value = child.reward / n + EXPLORATION * (log_n / n).sqrt();
+                if value > best_value {
+                    best_value = value;
+                    best = c;
+                }
+            }
+            at = best;
+        }
+    }
+}
+
+impl Player for Mcts {
+    fn choose(&mut self, game: &Game) -> Option<Move> {
+        self.search(game).map(|info| info.best)
+    }
+
+    fn name(&self) -> String {
+        self.config.to_string()
+    }
+
+    fn info(&self) -> Option<SearchInfo> {
+        self.info
+    }
+}

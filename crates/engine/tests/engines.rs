@@ -1,0 +1,240 @@
+//! Every engine plays legal moves, the same seed gives the same game, and the
+//! searching players see obvious captures.
+
+use std::time::Duration;
+
+use fastrand::Rng;
+use mancala_engine::{
+    AlphaBeta, AlphaBetaConfig, Greedy, Mcts, MctsConfig, Player, PlayerSpec, RandomPlayer,
+    children, play_random, playable_moves,
+};
+use mancala_rules::{Game, GameId, Move, Options, Position, Rules, Setup, Side};
+
+/// The standard rules of every game, and a spread of variant options.
+fn all_rules() -> Vec<Rules> {
+    let mut out: Vec<Rules> = GameId::ALL.into_iter().map(Rules::standard).collect();
+    for (id, opts) in [
+        (GameId::OlindaKeliya, "seeds=5 series-capture"),
+        (GameId::OlindaKeliya, "same-direction skip-origin"),
+        (GameId::Olowuka, "play-to-end endless-ends-game"),
+        (
+            GameId::Pallankuzhi,
+            "capture-opposite pasu-to-owner seeds=4",
+        ),
+        (GameId::Pallankuzhi, "single-round no-pasu-on-last-seed"),
+        (GameId::RioKadalis, "clockwise five-holes"),
+        (GameId::RioKadalis, "no-repetition-rule endless-ends-game"),
+    ] {
+        let options: Options = opts.parse().unwrap();
+        out.push(Rules::new(id, options).unwrap());
+    }
+    out
+}
+
+fn start(rules: Rules) -> Game {
+    Game::new(Position::new(rules)).unwrap().0
+}
+
+/// Games reached by random play from the start, none of them over.
+fn random_games(rules: Rules, seed: u64, count: usize) -> Vec<Game> {
+    let mut rng = Rng::with_seed(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut game = start(rules);
+        for _ in 0..rng.usize(0..120) {
+            if play_random(&mut game, &mut rng).is_none() {
+                break;
+            }
+        }
+        if game.outcome().is_none() {
+            out.push(game);
+        }
+    }
+    out
+}
+
+fn small_engines(seed: u64) -> Vec<Box<dyn Player>> {
+    vec![
+        Box::new(RandomPlayer::new(seed)),
+        Box::new(Greedy::new(seed)),
+        Box::new(AlphaBeta::new(AlphaBetaConfig::depth(3), seed)),
+        Box::new(Mcts::new(MctsConfig::playouts(40), seed)),
+    ]
+}
+
+#[test]
+fn every_engine_plays_legal_moves_in_random_positions() {
+    for (r, rules) in all_rules().into_iter().enumerate() {
+        for (g, game) in random_games(rules, r as u64, 6).into_iter().enumerate() {
+            let legal = game.position().legal_moves().unwrap();
+            for mut engine in small_engines(g as u64) {
+                let mv = engine.choose(&game).unwrap_or_else(|| {
+                    panic!("{} found no move in {:?}", engine.name(), game.position())
+                });
+                assert!(
+                    legal.contains(mv),
+                    "{} chose illegal {mv} in {:?}",
+                    engine.name(),
+                    game.position()
+                );
+                game.clone().play(mv).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn no_engine_moves_in_a_finished_game() {
+    let rules = Rules::standard(GameId::Olowuka);
+    let mut rng = Rng::with_seed(5);
+    let mut game = start(rules);
+    while play_random(&mut game, &mut rng).is_some() {}
+    assert!(game.outcome().is_some());
+    assert!(playable_moves(&game).is_empty());
+    for mut engine in small_engines(1) {
+        assert_eq!(engine.choose(&game), None, "{}", engine.name());
+    }
+}
+
+/// Plays a whole game (capped) and returns the moves.
+fn play_out(rules: Rules, south: &mut dyn Player, north: &mut dyn Player) -> Vec<Move> {
+    let mut game = start(rules);
+    let mut moves = Vec::new();
+    while game.outcome().is_none() && moves.len() < 150 {
+        let mv = match game.position().to_move() {
+            Side::South => south.choose(&game),
+            Side::North => north.choose(&game),
+        }
+        .unwrap();
+        game.play(mv).unwrap();
+        moves.push(mv);
+    }
+    moves
+}
+
+#[test]
+fn the_same_seed_gives_the_same_game() {
+    let specs = [
+        ("random", "greedy"),
+        ("alphabeta:depth=3", "mcts:playouts=30"),
+        ("mcts:playouts=30", "random"),
+    ];
+    for id in GameId::ALL {
+        let rules = Rules::standard(id);
+        for (a, b) in specs {
+            let game = |seed: u64| {
+                let mut south = a.parse::<PlayerSpec>().unwrap().build(seed);
+                let mut north = b.parse::<PlayerSpec>().unwrap().build(seed + 1);
+                play_out(rules, south.as_mut(), north.as_mut())
+            };
+            assert_eq!(game(11), game(11), "{id}: {a} vs {b}");
+        }
+        // And the seed matters.
+        let game = |seed: u64| {
+            play_out(
+                rules,
+                &mut RandomPlayer::new(seed),
+                &mut RandomPlayer::new(seed + 1),
+            )
+        };
+        assert_ne!(game(1), game(3), "{id}");
+    }
+}
+
+/// rules.md's worked example 3 with stores that make South's D reach 25:
+/// D captures 11 and ends the game, F captures 10 and does not; nothing
+/// else captures.
+fn olowuka_example() -> Game {
+    let rules = Rules::standard(GameId::Olowuka);
+    let row = |v: [u32; 6]| v.map(Some).to_vec();
+    let setup = Setup {
+        south: row([3, 0, 1, 2, 0, 5]),
+        north: row([1, 1, 1, 1, 1, 2]),
+        stores: [14, 16],
+        to_move: Side::South,
+        south_dir: None,
+        round: 1,
+        round_starter: None,
+    };
+    Game::new(Position::from_setup(rules, &setup).unwrap())
+        .unwrap()
+        .0
+}
+
+#[test]
+fn greedy_takes_the_largest_immediate_gain() {
+    let game = olowuka_example();
+    let gains: Vec<(String, i32)> = children(&game)
+        .iter()
+        .map(|c| (c.mv.to_string(), c.gain))
+        .collect();
+    assert_eq!(
+        gains,
+        [("A", 0), ("C", 0), ("D", 11), ("F", 10)].map(|(m, g)| (m.to_owned(), g))
+    );
+    for seed in 0..20 {
+        assert_eq!(
+            Greedy::new(seed).choose(&game).map(|m| m.to_string()),
+            Some("D".to_owned())
+        );
+    }
+}
+
+#[test]
+fn alphabeta_finds_the_obvious_capture() {
+    let game = olowuka_example();
+    for depth in 1..=AlphaBetaConfig::DEFAULT_DEPTH {
+        let mut engine = AlphaBeta::new(AlphaBetaConfig::depth(depth), depth.into());
+        let info = engine.search(&game).unwrap();
+        assert_eq!(info.best.to_string(), "D", "depth {depth}");
+        // It is a win, and the search knows it.
+        assert!(info.score >= mancala_engine::eval::PROVEN, "depth {depth}");
+    }
+}
+
+#[test]
+fn alphabeta_takes_the_big_pile_in_olinda_keliya() {
+    // South sows CCW. A's seed falls in B; C is empty and so is D: nothing.
+    // F's seed falls in G; a is empty, so South captures b's 20.
+    let rules = Rules::standard(GameId::OlindaKeliya);
+    let setup = Setup {
+        south: [1, 0, 0, 0, 0, 1, 0].map(Some).to_vec(),
+        north: [0, 20, 0, 0, 0, 0, 1].map(Some).to_vec(),
+        stores: [16, 17],
+        to_move: Side::South,
+        south_dir: Some(mancala_rules::Dir::Ccw),
+        round: 1,
+        round_starter: None,
+    };
+    let game = Game::new(Position::from_setup(rules, &setup).unwrap())
+        .unwrap()
+        .0;
+    let gains: Vec<(String, i32)> = children(&game)
+        .iter()
+        .map(|c| (c.mv.to_string(), c.gain))
+        .collect();
+    assert_eq!(gains, [("A".to_owned(), 0), ("F".to_owned(), 20)]);
+    for depth in 1..=AlphaBetaConfig::DEFAULT_DEPTH {
+        let mut engine = AlphaBeta::new(AlphaBetaConfig::depth(depth), 0);
+        assert_eq!(
+            engine.choose(&game).unwrap().to_string(),
+            "F",
+            "depth {depth}"
+        );
+    }
+}
+
+#[test]
+fn time_budgets_still_give_legal_moves() {
+    for id in GameId::ALL {
+        let game = start(Rules::standard(id));
+        let legal = game.position().legal_moves().unwrap();
+        for spec in ["alphabeta:ms=5", "mcts:ms=5", "alphabeta:depth=64,ms=5"] {
+            let mut engine = spec.parse::<PlayerSpec>().unwrap().build(3);
+            let mv = engine.choose(&game).unwrap();
+            assert!(legal.contains(mv), "{spec} in {id}");
+            let info = engine.info().unwrap();
+            assert!(info.elapsed < Duration::from_secs(2), "{spec}: {info:?}");
+        }
+    }
+}
