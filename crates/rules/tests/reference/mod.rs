@@ -584,11 +584,7 @@ impl RefMatch {
                 if !legal.contains(&mv) {
                     return Err(RefError::Illegal("starves"));
                 }
-                if let Some(ccw) = mv.ccw {
-                    self.south_ccw = Some(if self.to_move == SOUTH { ccw } else { !ccw });
-                }
-                self.board = board;
-                self.to_move = 1 - self.to_move;
+                self.apply(mv, board);
                 let key = self.key();
                 self.history.push(key.clone());
                 let twenty_five = self.rules.game == RefGame::Olowuka
@@ -607,6 +603,16 @@ impl RefMatch {
                 }
             }
         }
+    }
+
+    /// Puts the result `board` of the finite move `mv` in place and passes
+    /// the turn, with no end check (the first move fixes the directions).
+    pub fn apply(&mut self, mv: RefMove, board: RefBoard) {
+        if let Some(ccw) = mv.ccw {
+            self.south_ccw = Some(if self.to_move == SOUTH { ccw } else { !ccw });
+        }
+        self.board = board;
+        self.to_move = 1 - self.to_move;
     }
 
     fn check_round_start(&mut self) -> Result<(), RefError> {
