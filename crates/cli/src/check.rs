@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use mancala_notation::{GameResult, Item, ParsedGame};
+use mancala_notation::{GameResult, GameText, Item, ParsedGame};
 use mancala_rules::{Game, Move, NoTrace, Outcome, PlayReport, Position, Rules, Status, Trace};
 use serde::Serialize;
 
@@ -327,6 +327,48 @@ fn check_end(parsed: &ParsedGame, game: &Game, markers_due: &[u32], problems: &m
                         outcome.reason
                     ),
                 ));
+            }
+        }
+    }
+}
+
+/// A game's text checked from syntax to result: what every tool needs
+/// before it trusts a record.
+#[derive(Debug)]
+pub struct Checked {
+    /// `None` when the text does not parse.
+    pub parsed: Option<ParsedGame>,
+    /// `None` when the text does not parse.
+    pub replay: Option<Replay>,
+    pub problems: Vec<Problem>,
+}
+
+impl Checked {
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// Parses and replays one game's text, calling `on_ply` after every move.
+pub fn check_text(
+    text: &GameText,
+    options: ReplayOptions,
+    on_ply: impl FnMut(&Ply<'_>),
+) -> Checked {
+    match text.parse() {
+        Err(e) => Checked {
+            parsed: None,
+            replay: None,
+            problems: vec![problem(e.span.clone(), "syntax", e.message)],
+        },
+        Ok(parsed) => {
+            let replay = replay(&parsed, options, on_ply);
+            let problems = replay.problems.clone();
+            Checked {
+                parsed: Some(parsed),
+                replay: Some(replay),
+                problems,
             }
         }
     }

@@ -6,6 +6,8 @@ use std::ops::Range;
 
 use mancala_notation::GameText;
 
+use crate::check::Problem;
+
 /// Columns of source shown around the error on very long lines.
 const WINDOW: usize = 60;
 
@@ -75,4 +77,17 @@ pub fn render(
         paint(RED_BOLD),
         "^".repeat(width)
     );
+}
+
+/// Appends a report of every problem of a game.
+pub fn render_problems(
+    out: &mut String,
+    file: &str,
+    game: &GameText,
+    problems: &[Problem],
+    color: bool,
+) {
+    for p in problems {
+        render(out, file, game, &p.span, &p.message, color);
+    }
 }

@@ -9,4 +9,5 @@ pub mod input;
 pub mod output;
 pub mod parallel;
 pub mod play;
+pub mod render;
 pub mod validate;

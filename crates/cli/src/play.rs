@@ -565,9 +565,13 @@ pub fn run(args: &Args) -> io::Result<u8> {
             if args.games > 1 {
                 record.tags.round = Some((index + 1).to_string());
             }
-            record.set_tag("Seed", args.seed.to_string());
+            record
+                .set_tag("Seed", args.seed.to_string())
+                .map_err(io::Error::other)?;
             if args.lap_budget != DEFAULT_LAP_BUDGET {
-                record.set_tag("LapBudget", args.lap_budget.to_string());
+                record
+                    .set_tag("LapBudget", args.lap_budget.to_string())
+                    .map_err(io::Error::other)?;
             }
             let mut session = Session::new(game, record, 0);
             if tool.play_session(&mut session, &mut seats)? {
@@ -598,38 +602,35 @@ pub fn run(args: &Args) -> io::Result<u8> {
             };
             index += 1;
             let file = names[game.input].display();
-            let parsed = match game.text.parse() {
-                Ok(parsed) => parsed,
-                Err(e) => {
-                    let mut text = String::new();
-                    diagnostic::render(&mut text, file, &game.text, &e.span, &e.message, color);
-                    tool.report(&text)?;
-                    tool.invalid += 1;
-                    continue;
-                }
-            };
             let options = ReplayOptions {
                 lap_budget: args.lap_budget,
                 trace: false,
             };
-            let replay = check::replay(&parsed, options, |_| {});
-            let usable = replay
+            let checked = check::check_text(&game.text, options, |_| {});
+            // A record whose only faults are its result or end reason is
+            // continued: playing on rewrites both.
+            let usable = checked
                 .problems
                 .iter()
                 .all(|p| p.kind == "result" || p.kind == "termination");
-            if !usable || replay.game.is_none() {
+            let (
+                Some(parsed),
+                Some(check::Replay {
+                    game: Some(game_state),
+                    plies,
+                    ..
+                }),
+                true,
+            ) = (checked.parsed, checked.replay, usable)
+            else {
                 let mut text = String::new();
-                for p in &replay.problems {
-                    diagnostic::render(&mut text, file, &game.text, &p.span, &p.message, color);
-                }
+                diagnostic::render_problems(&mut text, file, &game.text, &checked.problems, color);
                 tool.report(&text)?;
                 tool.invalid += 1;
                 continue;
-            }
+            };
             let mut seats = seats_for(index).map_err(io::Error::other)?;
-            let game_state = replay.game.unwrap_or_else(|| unreachable!("checked above"));
-            let session_record = parsed.record;
-            let mut session = Session::new(game_state, session_record, replay.plies);
+            let mut session = Session::new(game_state, parsed.record, plies);
             if tool.play_session(&mut session, &mut seats)? {
                 tool.write_record(&session.record)?;
                 summary.add(&session);

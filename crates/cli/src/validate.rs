@@ -106,25 +106,15 @@ struct Settings<'a> {
 fn check_game(game: &SourcedGame, settings: &Settings<'_>) -> Checked {
     let file = settings.names[game.input].display();
     let text = &game.text;
-    let (problems, replay, parsed) = match text.parse() {
-        Err(e) => (
-            vec![Problem {
-                span: e.span.clone(),
-                kind: "syntax",
-                message: e.message,
-            }],
-            None,
-            None,
-        ),
-        Ok(parsed) => {
-            let options = ReplayOptions {
-                lap_budget: settings.lap_budget,
-                trace: false,
-            };
-            let replay = check::replay(&parsed, options, |_| {});
-            (replay.problems.clone(), Some(replay), Some(parsed))
-        }
+    let options = ReplayOptions {
+        lap_budget: settings.lap_budget,
+        trace: false,
     };
+    let check::Checked {
+        parsed,
+        replay,
+        problems,
+    } = check::check_text(text, options, |_| {});
     let valid = problems.is_empty();
     let mut out = Checked {
         valid,

@@ -40,7 +40,7 @@ struct GameParser<'a> {
 fn at_boundary(rest: &str) -> bool {
     rest.chars()
         .next()
-        .is_none_or(|c| c.is_whitespace() || c == '{')
+        .is_none_or(|c| c.is_ascii_whitespace() || c == '{')
 }
 
 fn digits_u32(text: &str, what: &str, at: Range<usize>) -> Result<u32, ParseError> {
@@ -108,7 +108,9 @@ impl<'a> GameParser<'a> {
     }
 
     fn skip_ws(&mut self) {
-        self.rest = self.rest.trim_start();
+        self.rest = self
+            .rest
+            .trim_start_matches(|c: char| c.is_ascii_whitespace());
     }
 
     /// The span of the token starting here (up to the next boundary).
@@ -116,7 +118,7 @@ impl<'a> GameParser<'a> {
         let start = self.pos();
         let len = self
             .rest
-            .find(|c: char| c.is_whitespace() || c == '{')
+            .find(|c: char| c.is_ascii_whitespace() || c == '{')
             .unwrap_or(self.rest.len());
         start..start + len.max(self.rest.chars().next().map_or(0, char::len_utf8))
     }
@@ -227,7 +229,7 @@ impl<'a> GameParser<'a> {
                         ));
                     }
                 },
-                Some((_, '\n')) | None => {
+                Some((_, '\n' | '\r')) | None => {
                     return Err(ParseError::new(
                         start..line_end.max(start + 1),
                         format!("unterminated value of tag `{name}` (missing closing `\"`)"),
@@ -247,10 +249,11 @@ impl<'a> GameParser<'a> {
         let end = self.pos_of(rest) + 1;
         self.rest = &self.full[end..];
         let trailing = self.rest.split('\n').next().unwrap_or("");
-        if !trailing.trim().is_empty() {
-            let at = end + (trailing.len() - trailing.trim_start().len());
+        let blank = |c: char| c.is_ascii_whitespace();
+        if !trailing.trim_matches(blank).is_empty() {
+            let at = end + (trailing.len() - trailing.trim_start_matches(blank).len());
             return Err(ParseError::new(
-                at..at + trailing.trim().len(),
+                at..at + trailing.trim_matches(blank).len(),
                 "unexpected text after a tag on the same line",
             ));
         }
@@ -267,8 +270,13 @@ impl<'a> GameParser<'a> {
             self.skip_ws();
             let start = self.pos();
             let Some(first) = self.rest.chars().next() else {
+                // Point just after the game's last token, not at the next line.
+                let end = self
+                    .full
+                    .trim_end_matches(|c: char| c.is_ascii_whitespace())
+                    .len();
                 return Err(ParseError::new(
-                    start..start,
+                    end..end,
                     "missing result at the end of the game (`*` if unfinished, or a score such as `30-18`)",
                 ));
             };
@@ -356,12 +364,19 @@ impl<'a> GameParser<'a> {
                 && label.chars().all(|c| c.is_ascii_alphabetic())
             {
                 let dir = dir.split('+').next().unwrap_or("");
-                return Err(ParseError::new(
-                    span.start + 2..span.start + 2 + dir.len().max(1),
+                let message = if dir.is_empty() {
+                    format!(
+                        "missing direction after `{label}:` (expected {label}:ccw or {label}:cw)"
+                    )
+                } else {
                     format!(
                         "unknown direction `{}` (expected {label}:ccw or {label}:cw)",
                         shorten(dir)
-                    ),
+                    )
+                };
+                return Err(ParseError::new(
+                    span.start + 2..span.start + 2 + dir.len().max(1),
+                    message,
                 ));
             }
             return Err(ParseError::new(

@@ -101,12 +101,13 @@ fn movetext_tokens(items: &[Item]) -> Vec<String> {
     for item in items {
         match item {
             Item::Move { mv, captured } => {
-                match mv.hole.side {
-                    Side::South => tokens.push(format!("{number}.")),
-                    Side::North if fresh => tokens.push(format!("{number}...")),
-                    Side::North => {}
-                }
-                let mut token = mv.to_string();
+                // A move number stays on the line of its move.
+                let mut token = match mv.hole.side {
+                    Side::South => format!("{number}. "),
+                    Side::North if fresh => format!("{number}... "),
+                    Side::North => String::new(),
+                };
+                let _ = write!(token, "{mv}");
                 if let Some(n) = captured {
                     let _ = write!(token, "+{n}");
                 }

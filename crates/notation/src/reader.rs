@@ -100,6 +100,8 @@ struct Line {
     len: u64,
     /// Its first non-blank character is `[`.
     is_tag: bool,
+    /// It is a `[Game …]` tag line.
+    is_game_tag: bool,
     is_blank: bool,
 }
 
@@ -142,12 +144,30 @@ impl<R: BufRead> Reader<R> {
         }
     }
 
+    /// A UTF-8 byte-order mark at the start of the stream is not text.
+    fn skip_byte_order_mark(&mut self) -> io::Result<()> {
+        const BOM: &[u8] = b"\xEF\xBB\xBF";
+        let start = loop {
+            match self.inner.fill_buf() {
+                Ok(buf) => break buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        };
+        if start.starts_with(BOM) {
+            self.inner.consume(BOM.len());
+            self.offset = BOM.len() as u64;
+        }
+        Ok(())
+    }
+
     /// Reads one line, keeping at most `room` bytes of it.
     fn read_line(&mut self, room: usize) -> io::Result<Option<Line>> {
         let mut line = Line {
             bytes: Vec::new(),
             len: 0,
             is_tag: false,
+            is_game_tag: false,
             is_blank: true,
         };
         loop {
@@ -168,6 +188,7 @@ impl<R: BufRead> Reader<R> {
             {
                 line.is_blank = false;
                 line.is_tag = *first == b'[';
+                line.is_game_tag = chunk.trim_ascii_start().starts_with(b"[Game ");
             }
             let keep = chunk.len().min(room.saturating_sub(line.bytes.len()));
             line.bytes.extend_from_slice(&chunk[..keep]);
@@ -182,6 +203,9 @@ impl<R: BufRead> Reader<R> {
     }
 
     fn next_game(&mut self) -> io::Result<Option<GameText>> {
+        if self.offset == 0 {
+            self.skip_byte_order_mark()?;
+        }
         loop {
             if self.done {
                 return Ok(None);
@@ -193,7 +217,9 @@ impl<R: BufRead> Reader<R> {
                 len: 0,
             };
             let mut in_movetext = false;
+            let mut has_game_tag = false;
             if let Some(line) = self.pending.take() {
+                has_game_tag = line.is_game_tag;
                 self.push(&mut game, line);
             }
             loop {
@@ -202,10 +228,13 @@ impl<R: BufRead> Reader<R> {
                     self.done = true;
                     break;
                 };
-                if line.is_tag && in_movetext {
+                // A second `[Game` line starts a game even when the first
+                // game has no movetext (its missing result is its own error).
+                if line.is_tag && (in_movetext || (line.is_game_tag && has_game_tag)) {
                     self.pending = Some(line);
                     break;
                 }
+                has_game_tag |= line.is_game_tag;
                 if !line.is_blank && !line.is_tag {
                     in_movetext = true;
                 }
@@ -314,5 +343,30 @@ mod tests {
         let at = game.bytes.iter().position(|b| *b == b'x').unwrap();
         assert_eq!(game.line_col(at), (3, 4));
         assert_eq!(game.line_at(at).0, "Dé x *");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let games = games(b"\xEF\xBB\xBF[Game \"olowuka\"]\n\nD *\n", 100);
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].offset, 3);
+        assert!(games[0].parse().is_ok());
+    }
+
+    #[test]
+    fn a_game_without_movetext_does_not_swallow_the_next() {
+        let games = games(
+            b"[Game \"olowuka\"]\n[Event \"x\"]\n[Game \"olowuka\"]\n\nD *\n",
+            1000,
+        );
+        assert_eq!(games.len(), 2);
+        assert!(
+            games[0]
+                .parse()
+                .unwrap_err()
+                .message
+                .contains("missing result")
+        );
+        assert!(games[1].parse().is_ok());
     }
 }

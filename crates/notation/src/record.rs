@@ -71,10 +71,24 @@ impl Record {
             .map(|t| t.value.as_str())
     }
 
+    /// Tags with a typed field of their own: [`Record::set_tag`] refuses them.
+    pub const TYPED_TAGS: [&'static str; 5] = ["Game", "Options", "SetUp", "Result", "Termination"];
+
     /// Sets a tag by name: a standard one in its slot, any other in `extra`
-    /// (replacing a tag of the same name).
-    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
+    /// (replacing a tag of the same name). Tags with a typed field
+    /// ([`Record::TYPED_TAGS`]), names that are not tag names (letters,
+    /// digits and `_`, starting with a letter) and values with line breaks
+    /// are refused, so that the record always prints and parses back.
+    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) -> Result<(), String> {
         let value = value.into();
+        let well_formed = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !well_formed || Record::TYPED_TAGS.contains(&name) {
+            return Err(format!("`{name}` cannot be set as a plain tag"));
+        }
+        if value.contains(['\n', '\r']) {
+            return Err(format!("the value of tag `{name}` spans lines"));
+        }
         if let Some(slot) = self.tags.get_mut(name) {
             *slot = Some(value);
         } else if let Some(tag) = self.extra.iter_mut().find(|t| t.name == name) {
@@ -85,6 +99,7 @@ impl Record {
                 value,
             });
         }
+        Ok(())
     }
 }
 

@@ -231,8 +231,9 @@ impl Options {
     /// Adds one option word (`series-capture`, `seeds=5`).
     pub fn insert_word(&mut self, word: &str) -> Result<(), ParseOptionError> {
         if let Some(n) = word.strip_prefix("seeds=") {
+            let digits = !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
             let n: u8 = match n.parse() {
-                Ok(n) if (1..=99).contains(&n) => n,
+                Ok(n) if digits && (1..=99).contains(&n) => n,
                 _ => return Err(ParseOptionError::BadSeeds(word.to_owned())),
             };
             if self.seeds.is_some() {

@@ -204,7 +204,13 @@ impl Position {
             to_move,
             south_dir: setup.south_dir,
             round: setup.round as u16,
-            round_starter: setup.round_starter.unwrap_or(to_move),
+            // Only matches have a starter to alternate; elsewhere it stays
+            // South's, as in `Position::new`, so positions compare equal.
+            round_starter: if rules.game().has_rounds() {
+                setup.round_starter.unwrap_or(to_move)
+            } else {
+                Side::South
+            },
         })
     }
 
@@ -223,7 +229,8 @@ impl Position {
             to_move: self.to_move,
             south_dir: self.south_dir,
             round: u32::from(self.round),
-            round_starter: (self.round_starter != self.to_move).then_some(self.round_starter),
+            round_starter: (self.rules.game().has_rounds() && self.round_starter != self.to_move)
+                .then_some(self.round_starter),
         }
     }
 

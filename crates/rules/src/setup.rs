@@ -76,6 +76,8 @@ impl Setup {
             if closed.iter().any(|c| *c) {
                 if !game.has_rounds() {
                     problems.push(SetupProblem::ClosedHoleInGame { side, game });
+                } else if self.round == 1 {
+                    problems.push(SetupProblem::ClosedHoleInRoundOne { side });
                 } else if closed.iter().all(|c| *c) {
                     problems.push(SetupProblem::NoOpenHole { side });
                 } else {
@@ -114,6 +116,9 @@ impl Setup {
         if self.south_dir.is_some() && !rules.chooses_direction() {
             problems.push(SetupProblem::DirectionNotChosen { game });
         }
+        if self.round_starter.is_some() && !game.has_rounds() {
+            problems.push(SetupProblem::StarterWithoutRounds { game });
+        }
         if self.round == 0 {
             problems.push(SetupProblem::RoundZero);
         } else if self.round > 1 && !rules.plays_rounds() {
@@ -146,6 +151,12 @@ pub enum SetupProblem {
     },
     ClosedHoleInGame {
         side: Side,
+        game: GameId,
+    },
+    ClosedHoleInRoundOne {
+        side: Side,
+    },
+    StarterWithoutRounds {
         game: GameId,
     },
     ClosedHolesOrder {
@@ -188,6 +199,13 @@ impl fmt::Display for SetupProblem {
                 f,
                 "seeds not conserved: the set-up holds {found} seeds in all, the game has {expected}"
             ),
+            SetupProblem::ClosedHoleInRoundOne { side } => write!(
+                f,
+                "{side}'s row has a closed hole in round 1, but every hole is filled when a match starts"
+            ),
+            SetupProblem::StarterWithoutRounds { game } => {
+                write!(f, "a round starter is given, but {game} has no rounds")
+            }
             SetupProblem::ClosedHoleInGame { side, game } => {
                 write!(
                     f,

@@ -300,12 +300,10 @@ fn without_the_option_an_endless_move_is_refused_and_changes_nothing() {
 /// (or round) ends at once when it starts there.
 #[test]
 fn only_endless_moves_means_cannot_move() {
-    // Rio Kadalis, skip-origin: North's f2 with South's F empty is endless
-    // (F2 f0 and F0 f2 alternate) and is North's only move.
-    let r = rules(
-        GameId::RioKadalis,
-        Options::new().with(Opt::SkipOrigin).with(Opt::SingleRound),
-    );
+    // Rio Kadalis, skip-origin, round 2 (holes are closed only by refills):
+    // North's f2 with South's F empty is endless (F2 f0 and F0 f2 alternate)
+    // and is North's only move.
+    let r = rules(GameId::RioKadalis, Options::new().with(Opt::SkipOrigin));
     let pos = position(
         r,
         "A- B- C- D- E- F0 | a- b- c- d- e- f2",
@@ -316,10 +314,15 @@ fn only_endless_moves_means_cannot_move() {
     assert!(pos.legal_moves().unwrap().is_empty());
     assert!(!pos.has_legal_move().unwrap());
     let (game, report) = Game::new(pos).unwrap();
-    let outcome = report.outcome.unwrap();
-    assert_eq!(outcome.reason, EndReason::NoMoves);
-    assert_eq!(outcome.score, [31, 17]);
-    assert_eq!(game.outcome(), Some(outcome));
+    let end = report.round_ends[0];
+    assert_eq!(
+        (end.round, end.reason, end.holdings),
+        (2, EndReason::NoMoves, [31, 17])
+    );
+    // Both can refill, so round 3 begins with South (North started round 2).
+    assert_eq!(game.outcome(), None);
+    assert_eq!(game.position().round(), 3);
+    assert_eq!(game.position().to_move(), Side::South);
 }
 
 // --- Olowuka's feeding rule --------------------------------------------------

@@ -321,7 +321,8 @@ pub fn random_setup(rng: &mut fastrand::Rng, rules: Rules) -> Setup {
     let n = rules.holes();
     let total = rules.total_seeds();
     let mut rows: [Vec<Option<u32>>; 2] = [vec![Some(0); n], vec![Some(0); n]];
-    if rules.game().has_rounds() {
+    // Holes are closed only by refilling, so only from round 2 of a match.
+    if rules.plays_rounds() {
         for row in &mut rows {
             if rng.bool() {
                 let closed = rng.usize(0..n);
@@ -374,6 +375,11 @@ pub fn random_setup(rng: &mut fastrand::Rng, rules: Rules) -> Setup {
     } else {
         None
     };
+    let round = if rows.iter().flatten().any(Option::is_none) {
+        2
+    } else {
+        1
+    };
     let [south, north] = rows;
     Setup {
         south,
@@ -381,7 +387,7 @@ pub fn random_setup(rng: &mut fastrand::Rng, rules: Rules) -> Setup {
         stores: [south_store, rest - south_store],
         to_move,
         south_dir,
-        round: 1,
+        round,
         round_starter: None,
     }
 }
@@ -430,13 +436,20 @@ pub fn setup_from(text: &str, stores: [u32; 2], to_move: Side) -> Setup {
             })
             .collect()
     };
+    let (south, north): (Vec<Option<u32>>, Vec<Option<u32>>) = (row(south), row(north));
+    // Holes are closed only by refilling, so only from round 2 of a match.
+    let round = if south.iter().chain(&north).any(Option::is_none) {
+        2
+    } else {
+        1
+    };
     Setup {
-        south: row(south),
-        north: row(north),
+        south,
+        north,
         stores,
         to_move,
         south_dir: None,
-        round: 1,
+        round,
         round_starter: None,
     }
 }

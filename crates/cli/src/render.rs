@@ -1,0 +1,547 @@
+//! `mancala-render`: games and positions as diagrams.
+
+use std::io::{self, Write};
+use std::ops::RangeInclusive;
+
+use clap::Parser;
+use mancala_notation::{GameResult, GameText, Item, Record, parse_setup};
+use mancala_rules::{DEFAULT_LAP_BUDGET, GameId, Move, Options, Position, RoundEnd};
+use serde::Serialize;
+
+use crate::check::{self, Ply, ReplayOptions};
+use crate::diagnostic;
+use crate::diagram::{
+    Charset, DEFAULT_MAX_LAPS, Frame, FramesJson, Style, draw_frames, lap_frames, ply_frame,
+    position_frame,
+};
+use crate::input::{self, InputName, SourcedGame};
+use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
+
+const EXAMPLES: &str = "\
+Examples:
+  mancala-render games.mgn                      final position of every game
+  mancala-render --ply 12 game.mgn              the position after ply 12 (0: the start)
+  mancala-render --plies .. game.mgn            every ply in turn
+  mancala-render --plies 10..20 --rounds 2 match.mgn
+  mancala-render --laps 1 game.mgn              ply 1 lap by lap
+  mancala-render --game olowuka --setup 'S 3,0,1,2,0,5/1,1,1,1,1,2 16-14' --moves D --laps 1
+  mancala-play | mancala-validate | mancala-render --style unicode
+
+Ranges: N, A..B, A.., ..B or .. (all); plies count from 1 through the whole game.
+Exit status: 0 ok, 1 some game invalid (the others are still drawn), 2 usage or I/O error.";
+
+/// Draw mancala games and positions as ASCII (or Unicode) diagrams.
+#[derive(Debug, Parser)]
+#[command(name = "mancala-render", version, after_help = EXAMPLES)]
+pub struct Args {
+    /// Record files to draw; `-` or nothing reads stdin.
+    pub files: Vec<String>,
+    /// Draw the position after this ply (0: the starting position).
+    #[arg(long, conflicts_with_all = ["plies", "laps"])]
+    pub ply: Option<usize>,
+    /// Draw every ply in this range, each headed by its move and captures.
+    #[arg(long, value_parser = parse_range, conflicts_with = "laps")]
+    pub plies: Option<Span>,
+    /// Draw this ply lap by lap: each lap's start hole, seeds, last hole,
+    /// relay and captures on a diagram of its own.
+    #[arg(long)]
+    pub laps: Option<usize>,
+    /// Only plies of these rounds of a match (with --plies; alone it means
+    /// every ply of those rounds).
+    #[arg(long, value_parser = parse_range)]
+    pub rounds: Option<Span>,
+    /// Draw a single position instead of records: a SetUp value such as
+    /// `S 4,4,4,4,4,4/4,4,4,4,4,4 0-0` (needs --game).
+    #[arg(long, requires = "game")]
+    pub setup: Option<String>,
+    /// The game of --setup or --moves.
+    #[arg(long, short)]
+    pub game: Option<String>,
+    /// A variant option of --game (repeatable).
+    #[arg(long = "option", short = 'o', value_name = "OPTION", requires = "game")]
+    pub options: Vec<String>,
+    /// Moves to play from the --setup position (or the start of --game).
+    #[arg(long, requires = "game")]
+    pub moves: Option<String>,
+    /// Box-drawing characters or plain ASCII.
+    #[arg(long, value_enum, default_value_t)]
+    pub style: DrawStyle,
+    /// Colour the lifted, last sown and captured holes.
+    #[arg(long, value_enum, default_value_t)]
+    pub color: ColorChoice,
+    /// `text`: diagrams; `json`: the same frames as data, one game per line.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// Laps drawn at most for one move with --laps.
+    #[arg(long, default_value_t = DEFAULT_MAX_LAPS)]
+    pub max_laps: usize,
+    /// Laps a single move may sow before it is ruled undecided (rules.md's B).
+    #[arg(long, default_value_t = DEFAULT_LAP_BUDGET, value_parser = clap::value_parser!(u32).range(1..))]
+    pub lap_budget: u32,
+}
+
+/// `--style`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum DrawStyle {
+    #[default]
+    Ascii,
+    Unicode,
+}
+
+/// An inclusive range of plies or rounds from the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Span(pub RangeInclusive<usize>);
+
+fn parse_range(text: &str) -> Result<Span, String> {
+    let number = |t: &str, default: usize| -> Result<usize, String> {
+        if t.is_empty() {
+            Ok(default)
+        } else {
+            t.parse().map_err(|_| format!("`{t}` is not a number"))
+        }
+    };
+    let range = match text.split_once("..") {
+        Some((a, b)) => number(a, 0)?..=number(b, usize::MAX)?,
+        None => {
+            let n = number(text, 0)?;
+            n..=n
+        }
+    };
+    if range.is_empty() {
+        return Err(format!("`{text}` is an empty range"));
+    }
+    Ok(Span(range))
+}
+
+/// What to draw of each game.
+#[derive(Clone, Debug)]
+enum Selection {
+    Final,
+    AfterPly(usize),
+    Plies {
+        plies: RangeInclusive<usize>,
+        rounds: RangeInclusive<usize>,
+    },
+    Laps(usize),
+}
+
+impl Selection {
+    fn of(args: &Args) -> Selection {
+        let all = 0..=usize::MAX;
+        if let Some(ply) = args.laps {
+            return Selection::Laps(ply);
+        }
+        if let Some(ply) = args.ply {
+            return Selection::AfterPly(ply);
+        }
+        match (&args.plies, &args.rounds) {
+            (None, None) => Selection::Final,
+            (plies, rounds) => Selection::Plies {
+                plies: plies.as_ref().map_or(all.clone(), |s| s.0.clone()),
+                rounds: rounds.as_ref().map_or(all, |s| s.0.clone()),
+            },
+        }
+    }
+}
+
+/// One game's frames as `--format json` writes them.
+#[derive(Serialize)]
+struct GameFrames<'a> {
+    file: &'a str,
+    index: usize,
+    #[serde(flatten)]
+    frames: FramesJson<'a>,
+}
+
+/// Heading lines for rounds that ended after a ply, and the frame of each
+/// round that then began.
+fn round_frames(
+    ends: &[RoundEnd],
+    after: &Position,
+    match_over: bool,
+) -> (Vec<String>, Vec<Frame>) {
+    let mut notes = Vec::new();
+    let mut frames = Vec::new();
+    for (i, end) in ends.iter().enumerate() {
+        let winner = end
+            .winner
+            .map_or("drawn".to_owned(), |w| format!("{w} wins it"));
+        notes.push(format!(
+            "round {} over ({}): south {} - north {}, {winner}",
+            end.round, end.reason, end.holdings[0], end.holdings[1]
+        ));
+        let next = end.round + 1;
+        if i + 1 < ends.len() {
+            // Another end follows: the next round could not even start.
+            notes.push(format!("round {next} begins and ends without a move"));
+        } else if !match_over {
+            let mut frame = position_frame(after);
+            frame.heading.push(format!(
+                "R{next}: round {next} begins, refilled; {} to move",
+                after.to_move()
+            ));
+            frames.push(frame);
+        }
+    }
+    (notes, frames)
+}
+
+fn outcome_line(record_result: GameResult, replay: &check::Replay) -> String {
+    match replay.outcome() {
+        Some(o) => {
+            let winner = o
+                .winner
+                .map_or("a draw".to_owned(), |w| format!("{w} wins"));
+            format!(
+                "game over ({}): south {} - north {}, {winner}",
+                o.reason, o.score[0], o.score[1]
+            )
+        }
+        None => match record_result {
+            GameResult::Unfinished => format!("unfinished after {} plies", replay.plies),
+            GameResult::Score(..) => String::new(),
+        },
+    }
+}
+
+/// The frames of one valid game, or a message when the selection does not
+/// exist in it.
+/// With `ignore_result`, a record whose only faults are its result or end
+/// reason (one built from the command line) is drawn all the same.
+fn frames_of(
+    text: &GameText,
+    options: ReplayOptions,
+    selection: &Selection,
+    max_laps: usize,
+    ignore_result: bool,
+) -> Result<(Vec<Frame>, check::Checked), String> {
+    let mut frames = Vec::new();
+    let mut error = None;
+    let mut start = None;
+    let mut before_selected = None;
+    let on_ply = |ply: &Ply<'_>| {
+        if start.is_none() {
+            start = Some(*ply.before);
+        }
+        match selection {
+            Selection::Final => {}
+            Selection::AfterPly(n) => {
+                if ply.number == *n {
+                    let mut frame = position_frame(ply.after);
+                    frame.heading.push(format!("after ply {n}: {}", ply.mv));
+                    frames.push(frame);
+                }
+            }
+            Selection::Laps(n) => {
+                if ply.number == *n {
+                    before_selected = Some((*ply.before, ply.mv));
+                }
+            }
+            Selection::Plies { plies, rounds } => {
+                let round = usize::from(ply.before.round());
+                if plies.contains(&ply.number) && rounds.contains(&round) {
+                    match ply_frame(ply.before, ply.mv, ply.number) {
+                        Ok(mut frame) => {
+                            let (notes, extra) = round_frames(
+                                &ply.report.round_ends,
+                                ply.after,
+                                ply.report.outcome.is_some(),
+                            );
+                            frame.heading.extend(notes);
+                            frames.push(frame);
+                            frames.extend(extra);
+                        }
+                        Err(e) => error = Some(e.to_string()),
+                    }
+                }
+            }
+        }
+    };
+    let mut checked = check::check_text(text, options, on_ply);
+    if ignore_result {
+        checked
+            .problems
+            .retain(|p| p.kind != "result" && p.kind != "termination");
+    }
+    if !checked.is_valid() {
+        return Ok((Vec::new(), checked));
+    }
+    if let Some(e) = error {
+        return Err(e);
+    }
+    let replay = checked.replay.as_ref().ok_or("no replay")?;
+    let parsed = checked.parsed.as_ref().ok_or("no record")?;
+    let game = replay.game.as_ref().ok_or("no game")?;
+    match selection {
+        Selection::Final => {
+            let mut frame = position_frame(game.position());
+            frame
+                .heading
+                .push(outcome_line(parsed.record.result, replay));
+            frame.heading.retain(|h| !h.is_empty());
+            frames.push(frame);
+        }
+        Selection::AfterPly(0) => {
+            let rules = replay.rules.ok_or("no rules")?;
+            let first = match start {
+                Some(position) => position,
+                None => check::start_position(parsed, rules).map_err(|p| p.message)?,
+            };
+            let mut frame = position_frame(&first);
+            frame.heading.push("the starting position".to_owned());
+            frames.push(frame);
+        }
+        Selection::AfterPly(n) if frames.is_empty() => {
+            return Err(format!(
+                "there is no ply {n}: the game has {} plies",
+                replay.plies
+            ));
+        }
+        Selection::Laps(n) => {
+            let Some((before, mv)) = before_selected else {
+                return Err(format!(
+                    "there is no ply {n}: the game has {} plies",
+                    replay.plies
+                ));
+            };
+            frames = lap_frames(&before, mv, max_laps).map_err(|e| e.to_string())?;
+        }
+        Selection::Plies { .. } if frames.is_empty() => {
+            return Err(format!(
+                "no ply of the game is in the range asked for (it has {} plies)",
+                replay.plies
+            ));
+        }
+        _ => {}
+    }
+    Ok((frames, checked))
+}
+
+/// A record made from `--setup` / `--moves`.
+fn command_line_record(args: &Args) -> Result<String, String> {
+    let game: GameId = args
+        .game
+        .as_deref()
+        .unwrap_or("olowuka")
+        .parse()
+        .map_err(|e: mancala_rules::ParseGameIdError| e.to_string())?;
+    let mut options = Options::new();
+    for text in &args.options {
+        for word in text.split_whitespace() {
+            options.insert_word(word).map_err(|e| e.to_string())?;
+        }
+    }
+    let mut record = Record::new(game);
+    record.options = options;
+    if let Some(setup) = &args.setup {
+        record.setup = Some(parse_setup(setup).map_err(|e| format!("--setup: {e}"))?);
+    }
+    for word in args.moves.as_deref().unwrap_or("").split_whitespace() {
+        if word.ends_with('.') {
+            continue;
+        }
+        let mv: Move = word
+            .parse()
+            .map_err(|e: mancala_rules::ParseMoveError| format!("--moves: {e}"))?;
+        record.items.push(Item::Move { mv, captured: None });
+    }
+    Ok(record.to_string())
+}
+
+struct Tool<'a> {
+    args: &'a Args,
+    selection: Selection,
+    style: Style,
+    err_color: bool,
+    out: io::BufWriter<io::StdoutLock<'static>>,
+    drawn: usize,
+    invalid: usize,
+}
+
+impl Tool<'_> {
+    fn draw_game(
+        &mut self,
+        file: &str,
+        index: usize,
+        text: &GameText,
+        from_command_line: bool,
+    ) -> io::Result<()> {
+        let options = ReplayOptions {
+            lap_budget: self.args.lap_budget,
+            trace: false,
+        };
+        let result = frames_of(
+            text,
+            options,
+            &self.selection,
+            self.args.max_laps,
+            from_command_line,
+        );
+        let (frames, checked) = match result {
+            Ok(done) => done,
+            Err(message) => {
+                self.out.flush()?;
+                output::error_line(&format!("{file}: game {index}: {message}"));
+                self.invalid += 1;
+                return Ok(());
+            }
+        };
+        if !checked.is_valid() {
+            let mut report = String::new();
+            diagnostic::render_problems(&mut report, file, text, &checked.problems, self.err_color);
+            self.out.flush()?;
+            io::stderr().lock().write_all(report.as_bytes())?;
+            self.invalid += 1;
+            return Ok(());
+        }
+        self.write_frames(file, index, &frames, checked)
+    }
+
+    fn write_frames(
+        &mut self,
+        file: &str,
+        index: usize,
+        frames: &[Frame],
+        checked: check::Checked,
+    ) -> io::Result<()> {
+        let Some(rules) = checked.replay.as_ref().and_then(|r| r.rules) else {
+            return Ok(());
+        };
+        match self.args.format {
+            Format::Json => {
+                let value = GameFrames {
+                    file,
+                    index,
+                    frames: FramesJson::new(rules, frames),
+                };
+                serde_json::to_writer(&mut self.out, &value)?;
+                self.out.write_all(b"\n")?;
+            }
+            Format::Text => {
+                if self.drawn > 0 {
+                    self.out.write_all(b"\n")?;
+                }
+                let record = checked.parsed.as_ref().map(|p| &p.record);
+                let players = record
+                    .and_then(|r| {
+                        Some(format!(
+                            ", {} v {}",
+                            r.tags.south.as_deref()?,
+                            r.tags.north.as_deref()?
+                        ))
+                    })
+                    .unwrap_or_default();
+                let mut text = format!("=== {file}: game {index}{players} ===\n");
+                let _ = draw_frames(&mut text, frames, self.style);
+                self.out.write_all(text.as_bytes())?;
+            }
+        }
+        self.drawn += 1;
+        Ok(())
+    }
+}
+
+/// Runs the tool; returns the exit code.
+pub fn run(args: &Args) -> io::Result<u8> {
+    let charset = match args.style {
+        DrawStyle::Ascii => Charset::Ascii,
+        DrawStyle::Unicode => Charset::Unicode,
+    };
+    let style = Style {
+        charset,
+        colour: args.format == Format::Text && args.color.for_stdout(),
+    };
+    let mut tool = Tool {
+        args,
+        selection: Selection::of(args),
+        style,
+        err_color: args.color.for_stderr(),
+        out: output::stdout(),
+        drawn: 0,
+        invalid: 0,
+    };
+    if args.setup.is_some() || args.moves.is_some() {
+        if !args.files.is_empty() {
+            output::error_line(
+                "error: --setup and --moves draw one position; they take no record files",
+            );
+            return Ok(EXIT_FAILURE);
+        }
+        let text = match command_line_record(args) {
+            Ok(text) => text,
+            Err(e) => {
+                output::error_line(&format!("error: {e}"));
+                return Ok(EXIT_FAILURE);
+            }
+        };
+        let game = GameText {
+            len: text.len() as u64,
+            bytes: text.into_bytes(),
+            first_line: 1,
+            offset: 0,
+        };
+        tool.draw_game("<command line>", 1, &game, true)?;
+    } else {
+        let names: Vec<InputName> = input::inputs(&args.files);
+        let mut failed = false;
+        for item in input::games(&names) {
+            match item {
+                Ok(SourcedGame {
+                    input,
+                    number,
+                    text,
+                }) => {
+                    tool.draw_game(names[input].display(), number, &text, false)?;
+                }
+                Err(e) => {
+                    tool.out.flush()?;
+                    output::error_line(&format!(
+                        "{}: error: {}",
+                        names[e.input].display(),
+                        e.error
+                    ));
+                    failed = true;
+                }
+            }
+        }
+        if failed {
+            tool.out.flush()?;
+            return Ok(EXIT_FAILURE);
+        }
+    }
+    tool.out.flush()?;
+    Ok(if tool.invalid > 0 {
+        EXIT_INVALID
+    } else {
+        EXIT_OK
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges() {
+        assert_eq!(parse_range("7").unwrap().0, 7..=7);
+        assert_eq!(parse_range("3..9").unwrap().0, 3..=9);
+        assert_eq!(parse_range("3..").unwrap().0, 3..=usize::MAX);
+        assert_eq!(parse_range("..").unwrap().0, 0..=usize::MAX);
+        assert!(parse_range("9..3").is_err());
+        assert!(parse_range("x").is_err());
+    }
+
+    #[test]
+    fn round_notes_name_empty_rounds() {
+        let position = Position::new(mancala_rules::Rules::standard(GameId::Pallankuzhi));
+        let end = |round| RoundEnd {
+            round,
+            reason: mancala_rules::EndReason::NoMoves,
+            holdings: [50, 34],
+            winner: None,
+        };
+        let (notes, frames) = round_frames(&[end(1), end(2)], &position, false);
+        assert_eq!(notes.len(), 3, "{notes:?}");
+        assert_eq!(frames.len(), 1);
+    }
+}
