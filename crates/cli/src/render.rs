@@ -193,7 +193,7 @@ fn outcome_line(record_result: GameResult, replay: &check::Replay) -> String {
                 .winner
                 .map_or("a draw".to_owned(), |w| format!("{w} wins"));
             format!(
-                "game over ({}): south {} - north {}, {winner}",
+                "game over ({}): south {} - north {} with the rows' seeds; {winner}",
                 o.reason, o.score[0], o.score[1]
             )
         }
@@ -219,12 +219,15 @@ fn frames_of(
     let mut error = None;
     let mut start = None;
     let mut before_selected = None;
+    let mut last_ply = None;
     let on_ply = |ply: &Ply<'_>| {
         if start.is_none() {
             start = Some(*ply.before);
         }
         match selection {
-            Selection::Final => {}
+            Selection::Final => {
+                last_ply = Some((*ply.before, ply.mv, ply.report.outcome.is_some()))
+            }
             Selection::AfterPly(n) => {
                 if ply.number == *n {
                     let mut frame = position_frame(ply.after);
@@ -274,7 +277,17 @@ fn frames_of(
     let game = replay.game.as_ref().ok_or("no game")?;
     match selection {
         Selection::Final => {
-            let mut frame = position_frame(game.position());
+            // A game that ended on a move is drawn as that move left the
+            // board, before each side took its row's seeds: the score line
+            // says what they came to.
+            let shown = match last_ply {
+                Some((before, mv, true)) => match before.play(mv) {
+                    Ok(mancala_rules::Played::Finite { position, .. }) => position,
+                    _ => *game.position(),
+                },
+                _ => *game.position(),
+            };
+            let mut frame = position_frame(&shown);
             frame
                 .heading
                 .push(outcome_line(parsed.record.result, replay));
