@@ -259,25 +259,23 @@ fn sorted(mut moves: Vec<reference::RefMove>) -> Vec<reference::RefMove> {
 fn same_state(game: &Game, reference: &RefMatch) -> Result<(), String> {
     let pos = game.position();
     let setup = pos.to_setup();
+    // Only matches have a round starter to compare.
+    let matches = pos.rules().game().has_rounds();
     let ours = (
         ref_board(pos),
         side_index(pos.to_move()),
         setup.south_dir.map(|d| d == mancala_rules::Dir::Ccw),
         u32::from(pos.round()),
-        side_index(pos.round_starter()),
+        matches.then(|| side_index(pos.round_starter())),
     );
     let theirs = (
         reference.board.clone(),
         reference.to_move,
         reference.south_ccw,
         reference.round,
-        reference.round_starter,
+        matches.then_some(reference.round_starter),
     );
-    // Only matches have a round starter to compare.
-    let starters_matter = pos.rules().game().has_rounds();
-    if (ours.0.clone(), ours.1, ours.2, ours.3) != (theirs.0.clone(), theirs.1, theirs.2, theirs.3)
-        || (starters_matter && ours.4 != theirs.4)
-    {
+    if ours != theirs {
         return Err(format!("state {ours:?}, reference {theirs:?}"));
     }
     let over = matches!(game.status(), Status::Over(_));

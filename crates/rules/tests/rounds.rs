@@ -449,6 +449,30 @@ fn set_ups_put_closed_holes_where_refilling_leaves_them() {
             ..
         }]
     ));
+    // Every hole is filled when a match starts: closed holes need round 2+.
+    let p = Position::from_setup(
+        pall,
+        &setup(
+            "A6 B6 C- D- E- F- G- | a6 b6 c6 d6 e6 f6 g6",
+            [0, 30],
+            Side::South,
+            1,
+        ),
+    )
+    .unwrap_err();
+    assert!(matches!(
+        p.problems[..],
+        [SetupProblem::ClosedHoleInRoundOne { side: Side::South }]
+    ));
+    // Only matches have a round starter.
+    let mut s = Setup::start(olowuka);
+    s.round_starter = Some(Side::North);
+    assert!(matches!(
+        s.problems(olowuka)[..],
+        [SetupProblem::StarterWithoutRounds {
+            game: GameId::Olowuka
+        }]
+    ));
 }
 
 #[test]
