@@ -6,6 +6,7 @@ pub mod check;
 pub mod diagnostic;
 pub mod diagram;
 pub mod input;
+pub mod meta;
 pub mod output;
 pub mod parallel;
 pub mod play;

@@ -80,6 +80,8 @@ pub struct Args {
     /// Laps a single move may sow before it is ruled undecided (rules.md's B).
     #[arg(long, default_value_t = DEFAULT_LAP_BUDGET, value_parser = clap::value_parser!(u32).range(1..))]
     pub lap_budget: u32,
+    #[command(flatten)]
+    pub meta: crate::meta::MetaArgs,
 }
 
 fn parse_game_id(s: &str) -> Result<GameId, String> {
@@ -303,11 +305,29 @@ impl Tool<'_> {
                 },
             };
             let Some(mv) = mv else { break };
-            if let Err(e) = session.play(mv) {
-                return Err(io::Error::other(format!(
-                    "the {} player chose an illegal move {mv}: {e}",
-                    side
-                )));
+            let report = match session.play(mv) {
+                Ok(report) => report,
+                Err(e) => {
+                    return Err(io::Error::other(format!(
+                        "the {side} player chose an illegal move {mv}: {e}"
+                    )));
+                }
+            };
+            if seats.iter().any(|s| matches!(s, Seat::Human)) {
+                let gained = report.gained[side.index()];
+                let gain = if gained > 0 {
+                    format!(" +{gained}")
+                } else {
+                    String::new()
+                };
+                let mut note = format!("{side} plays {mv}{gain}\n");
+                for end in &report.round_ends {
+                    note.push_str(&format!(
+                        "round {} over ({}): south {} - north {}\n",
+                        end.round, end.reason, end.holdings[0], end.holdings[1]
+                    ));
+                }
+                self.report(&note)?;
             }
             added += 1;
         }
@@ -337,10 +357,15 @@ impl Tool<'_> {
 
     fn ask_human(&mut self, session: &mut Session, side: Side) -> io::Result<HumanTurn> {
         let style = Style::ASCII.with_colour(self.color);
+        let mut board_shown = false;
         loop {
             let position = *session.game.position();
             let mut prompt = String::new();
-            let _ = draw_position(&mut prompt, &position, &Highlights::NONE, style);
+            // The board once per position; help and errors only re-prompt.
+            if !board_shown {
+                let _ = draw_position(&mut prompt, &position, &Highlights::NONE, style);
+                board_shown = true;
+            }
             let legal = position
                 .legal_moves()
                 .map_err(|e| io::Error::other(e.to_string()))?;
@@ -517,6 +542,9 @@ fn progress(done: usize, total: usize) {
 
 /// Runs the tool; returns the exit code.
 pub fn run(args: &Args) -> io::Result<u8> {
+    if crate::meta::handle::<Args>(&args.meta)? {
+        return Ok(EXIT_OK);
+    }
     let seats_for = |salt: u64| -> Result<[Seat; 2], String> {
         Ok([
             Seat::parse(&args.south, mix(args.seed, salt * 2))?,

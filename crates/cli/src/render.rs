@@ -54,7 +54,8 @@ pub struct Args {
     /// `S 4,4,4,4,4,4/4,4,4,4,4,4 0-0` (needs --game).
     #[arg(long, requires = "game")]
     pub setup: Option<String>,
-    /// The game of --setup or --moves.
+    /// Draw one game of this id instead of records: its start, or --setup,
+    /// then --moves.
     #[arg(long, short)]
     pub game: Option<String>,
     /// A variant option of --game (repeatable).
@@ -78,6 +79,8 @@ pub struct Args {
     /// Laps a single move may sow before it is ruled undecided (rules.md's B).
     #[arg(long, default_value_t = DEFAULT_LAP_BUDGET, value_parser = clap::value_parser!(u32).range(1..))]
     pub lap_budget: u32,
+    #[command(flatten)]
+    pub meta: crate::meta::MetaArgs,
 }
 
 /// `--style`.
@@ -198,6 +201,7 @@ fn outcome_line(record_result: GameResult, replay: &check::Replay) -> String {
             )
         }
         None => match record_result {
+            GameResult::Unfinished if replay.plies == 0 => "the starting position".to_owned(),
             GameResult::Unfinished => format!("unfinished after {} plies", replay.plies),
             GameResult::Score(..) => String::new(),
         },
@@ -267,7 +271,7 @@ fn frames_of(
             .retain(|p| p.kind != "result" && p.kind != "termination");
     }
     if !checked.is_valid() {
-        return Ok((Vec::new(), checked));
+        return Ok((illegal_ply_laps(&checked, selection, max_laps), checked));
     }
     if let Some(e) = error {
         return Err(e);
@@ -328,6 +332,29 @@ fn frames_of(
         _ => {}
     }
     Ok((frames, checked))
+}
+
+/// `--laps N` on the very move that makes a record invalid: an endless move
+/// is worth seeing lap by lap up to its repeat (the error is reported too).
+fn illegal_ply_laps(
+    checked: &check::Checked,
+    selection: &Selection,
+    max_laps: usize,
+) -> Vec<Frame> {
+    let (Selection::Laps(n), Some(parsed), Some(replay)) =
+        (selection, &checked.parsed, &checked.replay)
+    else {
+        return Vec::new();
+    };
+    let stopped_at_it = replay.plies + 1 == *n && checked.problems.iter().any(|p| p.kind == "move");
+    let (Some(game), Some(mv), true) = (
+        &replay.game,
+        parsed.record.moves().nth(n - 1),
+        stopped_at_it,
+    ) else {
+        return Vec::new();
+    };
+    lap_frames(game.position(), mv, max_laps).unwrap_or_default()
 }
 
 /// A record made from `--setup` / `--moves`.
@@ -405,7 +432,9 @@ impl Tool<'_> {
             self.out.flush()?;
             io::stderr().lock().write_all(report.as_bytes())?;
             self.invalid += 1;
-            return Ok(());
+            if frames.is_empty() {
+                return Ok(());
+            }
         }
         self.write_frames(file, index, &frames, checked)
     }
@@ -456,6 +485,9 @@ impl Tool<'_> {
 
 /// Runs the tool; returns the exit code.
 pub fn run(args: &Args) -> io::Result<u8> {
+    if crate::meta::handle::<Args>(&args.meta)? {
+        return Ok(EXIT_OK);
+    }
     let charset = match args.style {
         DrawStyle::Ascii => Charset::Ascii,
         DrawStyle::Unicode => Charset::Unicode,
@@ -473,7 +505,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
         drawn: 0,
         invalid: 0,
     };
-    if args.setup.is_some() || args.moves.is_some() {
+    if args.setup.is_some() || args.moves.is_some() || args.game.is_some() {
         if !args.files.is_empty() {
             output::error_line(
                 "error: --setup and --moves draw one position; they take no record files",

@@ -47,6 +47,8 @@ pub struct Args {
     /// Laps a single move may sow before it is ruled undecided (rules.md's B).
     #[arg(long, default_value_t = DEFAULT_LAP_BUDGET, value_parser = clap::value_parser!(u32).range(1..))]
     pub lap_budget: u32,
+    #[command(flatten)]
+    pub meta: crate::meta::MetaArgs,
 }
 
 /// A verdict as `--format json` writes it (documented in spec/json.md).
@@ -186,6 +188,9 @@ fn check_game(game: &SourcedGame, settings: &Settings<'_>) -> Checked {
 
 /// Runs the tool; returns the exit code.
 pub fn run(args: &Args) -> io::Result<u8> {
+    if crate::meta::handle::<Args>(&args.meta)? {
+        return Ok(EXIT_OK);
+    }
     let names = input::inputs(&args.files);
     let settings = Settings {
         names: &names,

@@ -1,0 +1,252 @@
+//! `mancala-play` end to end: seeded records of every game and engine, every
+//! option accepted by the validator, continuing records, `--moves`, and a
+//! human game driven through stdin.
+
+mod common;
+
+use common::run;
+
+const GAMES: [&str; 4] = ["olinda-keliya", "olowuka", "pallankuzhi", "rio-kadalis"];
+
+#[test]
+fn seeded_records_of_every_game_and_engine() {
+    for game in GAMES {
+        for engine in ["random", "greedy", "alphabeta:depth=2", "mcts:playouts=30"] {
+            let out = run(
+                "mancala-play",
+                &[
+                    "--game", game, "--south", engine, "--north", "greedy", "--seed", "11",
+                ],
+                b"",
+            );
+            assert_eq!(out.code, 0, "{}", out.snapshot());
+            let again = run(
+                "mancala-play",
+                &[
+                    "--game", game, "--south", engine, "--north", "greedy", "--seed", "11",
+                ],
+                b"",
+            );
+            assert_eq!(
+                out.stdout, again.stdout,
+                "{game} {engine}: not reproducible"
+            );
+            let name = format!("record-{game}-{}", engine.split(':').next().unwrap());
+            insta::assert_snapshot!(name, out.snapshot());
+        }
+    }
+}
+
+/// Every option of every game, alone and with the others of its game: what
+/// `mancala-play` prints, `mancala-validate` accepts.
+#[test]
+fn the_validator_accepts_every_game_played_under_every_option() {
+    let options: &[(&str, &[&str])] = &[
+        (
+            "olinda-keliya",
+            &[
+                "seeds=5",
+                "seeds=6",
+                "seeds=7",
+                "same-direction",
+                "series-capture",
+                "skip-origin",
+                "endless-ends-game",
+                "no-repetition-rule",
+            ],
+        ),
+        (
+            "olowuka",
+            &[
+                "play-to-end",
+                "skip-origin",
+                "endless-ends-game",
+                "no-repetition-rule",
+            ],
+        ),
+        (
+            "pallankuzhi",
+            &[
+                "seeds=4",
+                "seeds=5",
+                "pasu-to-owner",
+                "no-pasu-on-last-seed",
+                "capture-opposite",
+                "single-round",
+                "skip-origin",
+                "endless-ends-game",
+                "no-repetition-rule",
+            ],
+        ),
+        (
+            "rio-kadalis",
+            &[
+                "clockwise",
+                "five-holes",
+                "single-round",
+                "skip-origin",
+                "endless-ends-game",
+                "no-repetition-rule",
+            ],
+        ),
+    ];
+    for (game, opts) in options {
+        let mut runs: Vec<Vec<&str>> = opts.iter().map(|o| vec![*o]).collect();
+        // All flags of the game at once (one seed count at most).
+        runs.push(
+            opts.iter()
+                .copied()
+                .filter(|o| !o.starts_with("seeds="))
+                .collect(),
+        );
+        for run_options in runs {
+            let mut args = vec![
+                "--game",
+                game,
+                "--games",
+                "3",
+                "--seed",
+                "5",
+                "--quiet",
+                "--max-plies",
+                "600",
+            ];
+            for o in &run_options {
+                args.extend(["-o", o]);
+            }
+            let played = run("mancala-play", &args, b"");
+            assert_eq!(
+                played.code,
+                0,
+                "{game} {run_options:?}: {}",
+                played.snapshot()
+            );
+            let checked = run("mancala-validate", &["--quiet"], played.stdout.as_bytes());
+            assert_eq!(
+                checked.code, 0,
+                "{game} {run_options:?}:\n{}\n{}",
+                checked.stderr, played.stdout
+            );
+        }
+    }
+}
+
+#[test]
+fn moves_then_stop() {
+    let out = run(
+        "mancala-play",
+        &[
+            "--game",
+            "olinda-keliya",
+            "--moves",
+            "1. E:ccw d 2. A",
+            "--plies",
+            "0",
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 0);
+    insta::assert_snapshot!(out.snapshot());
+}
+
+#[test]
+fn an_illegal_move_in_moves_is_reported_like_the_validator() {
+    let out = run(
+        "mancala-play",
+        &["--game", "olinda-keliya", "--moves", "E:ccw c"],
+        b"",
+    );
+    assert_eq!(out.code, 1);
+    assert!(out.stdout.is_empty());
+    insta::assert_snapshot!(out.snapshot());
+}
+
+#[test]
+fn continuing_a_record_from_stdin() {
+    let start = run(
+        "mancala-play",
+        &["--game", "rio-kadalis", "--plies", "4", "--seed", "3"],
+        b"",
+    );
+    assert!(start.stdout.contains("[Result \"*\"]"));
+    let more = run(
+        "mancala-play",
+        &["-", "--plies", "3", "--seed", "3"],
+        start.stdout.as_bytes(),
+    );
+    assert_eq!(more.code, 0);
+    let to_the_end = run(
+        "mancala-play",
+        &["-", "--seed", "3"],
+        more.stdout.as_bytes(),
+    );
+    assert_eq!(to_the_end.code, 0);
+    assert!(!to_the_end.stdout.contains("[Result \"*\"]"));
+    let checked = run(
+        "mancala-validate",
+        &["--quiet"],
+        to_the_end.stdout.as_bytes(),
+    );
+    assert_eq!(checked.code, 0, "{}", checked.stderr);
+    insta::assert_snapshot!(format!("{}\n{}", more.snapshot(), to_the_end.snapshot()));
+}
+
+#[test]
+fn an_invalid_record_is_not_continued_and_the_next_one_is() {
+    let text = b"[Game \"olowuka\"]\n\n1. D D *\n\n[Game \"olowuka\"]\n\n1. D *\n";
+    let out = run("mancala-play", &["-", "--plies", "1", "--seed", "2"], text);
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stdout.matches("[Game").count(), 1);
+    insta::assert_snapshot!(out.snapshot());
+}
+
+#[test]
+fn a_human_game_through_stdin() {
+    let answers = b"help\nhint\nZ\na\nC\nundo\nB\nquit\n";
+    let out = run(
+        "mancala-play",
+        &[
+            "--south", "human", "--north", "greedy", "--seed", "4", "--color", "never",
+        ],
+        answers,
+    );
+    assert_eq!(out.code, 0);
+    // `a` names South's own A; C was taken back and B played instead.
+    assert!(out.stdout.contains("1. A f+3 2. B "), "{}", out.stdout);
+    assert!(out.stdout.contains("[Result \"*\"]"));
+    insta::assert_snapshot!(out.snapshot());
+}
+
+#[test]
+fn a_match_summary_on_stderr() {
+    let out = run(
+        "mancala-play",
+        &["--games", "4", "--south", "greedy", "--seed", "9"],
+        b"",
+    );
+    assert_eq!(out.code, 0);
+    assert_eq!(out.stdout.matches("[Game").count(), 4);
+    let summary = out.stderr.lines().last().unwrap();
+    assert!(
+        summary.starts_with("4 games: south (greedy) won"),
+        "{summary}"
+    );
+    let json = run(
+        "mancala-play",
+        &[
+            "--games", "4", "--south", "greedy", "--seed", "9", "--format", "json",
+        ],
+        b"",
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(json.stderr.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["games"], 4);
+    assert_eq!(json.stdout.lines().count(), 4);
+}
+
+#[test]
+fn bad_player_or_option_is_a_usage_error() {
+    assert_eq!(run("mancala-play", &["--south", "deep-blue"], b"").code, 2);
+    assert_eq!(run("mancala-play", &["-o", "series-capture"], b"").code, 2);
+    assert_eq!(run("mancala-play", &["--game", "oware"], b"").code, 2);
+}

@@ -1,0 +1,212 @@
+//! `mancala-render` end to end: diagrams of every game, the worked examples
+//! of rules.md lap by lap, matches across a round boundary, both styles,
+//! JSON frames, and errors.
+
+mod common;
+
+use common::run;
+
+fn render(args: &[&str]) -> String {
+    let out = run("mancala-render", args, b"");
+    assert_eq!(out.code, 0, "{}", out.snapshot());
+    for line in out.stdout.lines() {
+        assert!(line.chars().count() <= 80, "wider than 80 columns: {line}");
+    }
+    out.snapshot()
+}
+
+#[test]
+fn start_positions_of_every_variant() {
+    let variants: &[(&str, &[&str])] = &[
+        ("olinda-keliya", &[]),
+        ("olinda-keliya", &["-o", "seeds=7"]),
+        ("olowuka", &[]),
+        ("pallankuzhi", &[]),
+        ("pallankuzhi", &["-o", "seeds=4"]),
+        ("rio-kadalis", &[]),
+        ("rio-kadalis", &["-o", "five-holes", "-o", "clockwise"]),
+    ];
+    let mut all = String::new();
+    for (game, options) in variants {
+        for style in ["ascii", "unicode"] {
+            let mut args = vec!["--game", game, "--style", style];
+            args.extend_from_slice(options);
+            all.push_str(&render(&args));
+        }
+    }
+    insta::assert_snapshot!(all);
+}
+
+#[test]
+fn example_1_olinda_keliya_opening_lap_by_lap() {
+    insta::assert_snapshot!(render(&[
+        "--game",
+        "olinda-keliya",
+        "--moves",
+        "E:ccw",
+        "--laps",
+        "1"
+    ]));
+}
+
+#[test]
+fn example_2_olinda_keliya_mid_game_lap_by_lap() {
+    insta::assert_snapshot!(render(&[
+        "--game",
+        "olinda-keliya",
+        "--setup",
+        "S 2,3,1,0,0,5,1/4,0,2,1,2,3,0 16-16 dir=ccw",
+        "--moves",
+        "F",
+        "--laps",
+        "1",
+    ]));
+}
+
+#[test]
+fn example_3_olowuka_grand_slam_lap_by_lap_in_unicode() {
+    insta::assert_snapshot!(render(&[
+        "--game",
+        "olowuka",
+        "--setup",
+        "S 3,0,1,2,0,5/1,1,1,1,1,2 16-14",
+        "--moves",
+        "D",
+        "--laps",
+        "1",
+        "--style",
+        "unicode",
+    ]));
+}
+
+#[test]
+fn example_3_as_json_frames() {
+    let out = run(
+        "mancala-render",
+        &[
+            "--game",
+            "olowuka",
+            "--setup",
+            "S 3,0,1,2,0,5/1,1,1,1,1,2 16-14",
+            "--moves",
+            "D",
+            "--laps",
+            "1",
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 0);
+    let value: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+    assert_eq!(value["frames"].as_array().unwrap().len(), 3);
+    insta::assert_snapshot!(serde_json::to_string_pretty(&value).unwrap());
+}
+
+#[test]
+fn pallankuzhi_match_across_a_round_boundary() {
+    insta::assert_snapshot!(render(&[
+        "--plies",
+        "14..16",
+        "fixtures/validate/valid-pallankuzhi.mgn"
+    ]));
+}
+
+#[test]
+fn rio_kadalis_match_round_two_with_closed_holes() {
+    insta::assert_snapshot!(render(&[
+        "--rounds",
+        "3",
+        "--plies",
+        "..",
+        "--style",
+        "unicode",
+        "fixtures/validate/valid-rio-kadalis.mgn"
+    ]));
+}
+
+#[test]
+fn after_ply_and_final_position() {
+    let mut all = render(&["--ply", "0", "fixtures/validate/valid-olowuka.mgn"]);
+    all.push_str(&render(&[
+        "--ply",
+        "5",
+        "fixtures/validate/valid-olowuka.mgn",
+    ]));
+    all.push_str(&render(&["fixtures/validate/valid-olinda-keliya.mgn"]));
+    insta::assert_snapshot!(all);
+}
+
+#[test]
+fn an_endless_move_lap_by_lap() {
+    // Illegal, so exit 1 with the validator's error; drawn up to --max-laps
+    // all the same, since that is how one sees why it never ends.
+    let out = run(
+        "mancala-render",
+        &[
+            "--game",
+            "rio-kadalis",
+            "--setup",
+            "S 1,0,1,0,1,2/0,1,0,1,0,2 19-20",
+            "--moves",
+            "F",
+            "--laps",
+            "1",
+            "--max-laps",
+            "4",
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("is endless"));
+    insta::assert_snapshot!(out.snapshot());
+}
+
+#[test]
+fn invalid_games_are_reported_and_the_others_drawn() {
+    let out = run(
+        "mancala-render",
+        &["fixtures/validate/mixed-stream.mgn"],
+        b"",
+    );
+    assert_eq!(out.code, 1);
+    assert_eq!(
+        out.stdout.matches("=== ").count(),
+        3,
+        "three valid games drawn"
+    );
+    insta::assert_snapshot!(out.snapshot());
+}
+
+#[test]
+fn a_ply_that_does_not_exist() {
+    let out = run(
+        "mancala-render",
+        &["--ply", "999", "fixtures/validate/valid-olowuka.mgn"],
+        b"",
+    );
+    assert_eq!(out.code, 1);
+    insta::assert_snapshot!(out.snapshot());
+}
+
+#[test]
+fn colour_only_when_asked() {
+    let plain = run(
+        "mancala-render",
+        &["--plies", "1", "fixtures/validate/valid-olowuka.mgn"],
+        b"",
+    );
+    assert!(!plain.stdout.contains('\x1b'));
+    let coloured = run(
+        "mancala-render",
+        &[
+            "--plies",
+            "1",
+            "--color",
+            "always",
+            "fixtures/validate/valid-olowuka.mgn",
+        ],
+        b"",
+    );
+    assert!(coloured.stdout.contains('\x1b'));
+}
