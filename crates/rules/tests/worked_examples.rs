@@ -1,4 +1,5 @@
-//! The worked examples at the end of rules.md, checked hole by hole.
+//! The worked examples at the end of rules.md, checked hole by hole, and
+//! further hand-worked examples for the rules no opening reaches.
 
 use mancala_rules::{
     CaptureKind, Dir, Event, GameId, Hole, LapEnd, Move, Played, Position, Rules, Setup, Side,
@@ -156,4 +157,194 @@ fn example_3_olowuka_grand_slam_leaves_a() {
     }));
     assert_eq!(after.store(Side::South), 16 + 11);
     assert_board(&after, "A3 B0 C1 D0 E1 F0 | a2 b0 c0 d0 e0 f0");
+}
+
+// --- Further hand-worked examples: the rules the openings never reach -------
+
+fn rules_with(game: GameId, options: &str) -> Rules {
+    Rules::new(game, options.parse().unwrap()).unwrap()
+}
+
+/// Plays South's `hole` and returns the position, the captures as
+/// (label, seeds, taker) and the laps.
+fn play(
+    rules: Rules,
+    before: &str,
+    stores: [u32; 2],
+    dir: Option<Dir>,
+    hole: &str,
+) -> (Position, Vec<(char, u8, Side)>, Vec<(char, u8, char)>) {
+    let pos = position(rules, before, stores, dir);
+    let mut trace = Trace::default();
+    let after = finite(pos.play_traced(hole.parse().unwrap(), &mut trace).unwrap());
+    let taken = trace
+        .captures()
+        .map(|c| (c.hole.label(), c.seeds, c.taker))
+        .collect();
+    (after, taken, laps(&trace))
+}
+
+/// Pallankuzhi, South plays G1: the seed makes a = 4 with the lap's last
+/// seed. Standard: the pasu takes a's 4 for the mover; the hole after a
+/// (b) is empty, so the pussa takes c(2). `pasu-to-owner`: North takes the
+/// 4. `no-pasu-on-last-seed`: a keeps its 4, and the pussa still takes c.
+#[test]
+fn pallankuzhi_pasu_on_the_last_seed_and_its_options() {
+    let before = "A0 B0 C0 D0 E0 F0 G1 | a3 b0 c2 d0 e0 f0 g0";
+    let cases = [
+        (
+            "",
+            vec![('a', 4, Side::South), ('c', 2, Side::South)],
+            [46, 38],
+            "a0",
+        ),
+        (
+            "pasu-to-owner",
+            vec![('a', 4, Side::North), ('c', 2, Side::South)],
+            [42, 42],
+            "a0",
+        ),
+        (
+            "no-pasu-on-last-seed",
+            vec![('c', 2, Side::South)],
+            [42, 38],
+            "a4",
+        ),
+    ];
+    for (options, taken, stores, a) in cases {
+        let rules = rules_with(GameId::Pallankuzhi, options);
+        let (after, got, laps) = play(rules, before, [40, 38], None, "G");
+        assert_eq!(laps, vec![('G', 1, 'a')], "{options}");
+        assert_eq!(got, taken, "{options}");
+        assert_eq!([after.store(Side::South), after.store(Side::North)], stores);
+        assert_board(
+            &after,
+            &format!("A0 B0 C0 D0 E0 F0 G0 | {a} b0 c0 d0 e0 f0 g0"),
+        );
+    }
+}
+
+/// Pallankuzhi, South plays G1 into a; b is empty, so the pussa takes c(5).
+/// `capture-opposite` also takes the hole facing c: South's E(2) (A faces g,
+/// so E faces c).
+#[test]
+fn pallankuzhi_capture_opposite_takes_the_facing_hole() {
+    let before = "A0 B0 C0 D0 E2 F0 G1 | a0 b0 c5 d0 e0 f0 g0";
+    let (after, taken, _) = play(
+        Rules::standard(GameId::Pallankuzhi),
+        before,
+        [38, 38],
+        None,
+        "G",
+    );
+    assert_eq!(taken, vec![('c', 5, Side::South)]);
+    assert_board(&after, "A0 B0 C0 D0 E2 F0 G0 | a1 b0 c0 d0 e0 f0 g0");
+    let (after, taken, _) = play(
+        rules_with(GameId::Pallankuzhi, "capture-opposite"),
+        before,
+        [38, 38],
+        None,
+        "G",
+    );
+    assert_eq!(taken, vec![('c', 5, Side::South), ('E', 2, Side::South)]);
+    assert_board(&after, "A0 B0 C0 D0 E0 F0 G0 | a1 b0 c0 d0 e0 f0 g0");
+    assert_eq!(after.store(Side::South), 45);
+}
+
+/// Rio Kadalis, South plays A2: B becomes 4 mid-lap and goes to its owner
+/// (South), then the last stone makes C = 4: binikh, the mover takes it,
+/// in the mover's own row, and the move ends. Then South plays F2: a
+/// becomes 4 mid-lap and goes to North; the last stone falls into the empty
+/// b and the move ends.
+#[test]
+fn rio_kadalis_fours_go_to_the_owner_and_binikh_to_the_mover() {
+    let rules = Rules::standard(GameId::RioKadalis);
+    let (after, taken, laps) = play(
+        rules,
+        "A2 B3 C3 D0 E0 F0 | a0 b0 c0 d0 e0 f0",
+        [20, 20],
+        None,
+        "A",
+    );
+    assert_eq!(laps, vec![('A', 2, 'C')]);
+    assert_eq!(taken, vec![('B', 4, Side::South), ('C', 4, Side::South)]);
+    assert_board(&after, "A0 B0 C0 D0 E0 F0 | a0 b0 c0 d0 e0 f0");
+    assert_eq!(after.store(Side::South), 28);
+
+    let (after, taken, laps) = play(
+        rules,
+        "A0 B0 C0 D0 E0 F2 | a3 b0 c0 d0 e0 f0",
+        [23, 20],
+        None,
+        "F",
+    );
+    assert_eq!(laps, vec![('F', 2, 'b')]);
+    assert_eq!(taken, vec![('a', 4, Side::North)]);
+    assert_board(&after, "A0 B0 C0 D0 E0 F0 | a0 b1 c0 d0 e0 f0");
+    assert_eq!(
+        [after.store(Side::South), after.store(Side::North)],
+        [23, 24]
+    );
+}
+
+/// Olinda Keliya (South sowing CCW) plays A1 into B; C is empty, so D(2) is
+/// captured. `series-capture` goes on: E empty, F(3) taken; G empty, a(1)
+/// taken; then b is not empty and the series stops.
+#[test]
+fn olinda_keliya_series_capture() {
+    let before = "A1 B0 C0 D2 E0 F3 G0 | a1 b2 c0 d0 e0 f0 g0";
+    let (after, taken, _) = play(
+        Rules::standard(GameId::OlindaKeliya),
+        before,
+        [24, 23],
+        Some(Dir::Ccw),
+        "A",
+    );
+    assert_eq!(taken, vec![('D', 2, Side::South)]);
+    assert_board(&after, "A0 B1 C0 D0 E0 F3 G0 | a1 b2 c0 d0 e0 f0 g0");
+    let (after, taken, _) = play(
+        rules_with(GameId::OlindaKeliya, "series-capture"),
+        before,
+        [24, 23],
+        Some(Dir::Ccw),
+        "A",
+    );
+    assert_eq!(
+        taken,
+        vec![
+            ('D', 2, Side::South),
+            ('F', 3, Side::South),
+            ('a', 1, Side::South)
+        ]
+    );
+    assert_board(&after, "A0 B1 C0 D0 E0 F0 G0 | a0 b2 c0 d0 e0 f0 g0");
+    assert_eq!(after.store(Side::South), 30);
+}
+
+/// Olowuka, South plays A12: eleven seeds go round to f and the twelfth
+/// falls back into A (1: the turn ends). Under `skip-origin` the twelfth
+/// skips A and falls into B, which then holds 2 in South's own row: the
+/// turn ends without capture.
+#[test]
+fn skip_origin_skips_the_lap_start() {
+    let before = "A12 B0 C0 D0 E0 F0 | a0 b0 c0 d0 e0 f0";
+    let (after, _, laps) = play(
+        Rules::standard(GameId::Olowuka),
+        before,
+        [18, 18],
+        None,
+        "A",
+    );
+    assert_eq!(laps, vec![('A', 12, 'A')]);
+    assert_board(&after, "A1 B1 C1 D1 E1 F1 | a1 b1 c1 d1 e1 f1");
+    let (after, taken, laps) = play(
+        rules_with(GameId::Olowuka, "skip-origin"),
+        before,
+        [18, 18],
+        None,
+        "A",
+    );
+    assert_eq!(laps, vec![('A', 12, 'B')]);
+    assert!(taken.is_empty());
+    assert_board(&after, "A0 B2 C1 D1 E1 F1 | a1 b1 c1 d1 e1 f1");
 }
