@@ -37,7 +37,7 @@ fn assert_board(pos: &Position, text: &str) {
     assert_eq!(pos.to_setup().north, north, "North's row");
 }
 
-fn laps(trace: &Trace) -> Vec<(char, u8, char)> {
+fn laps(trace: &Trace) -> Vec<LapSummary> {
     let mut out = Vec::new();
     let mut start = None;
     for e in &trace.events {
@@ -165,15 +165,19 @@ fn rules_with(game: GameId, options: &str) -> Rules {
     Rules::new(game, options.parse().unwrap()).unwrap()
 }
 
-/// Plays South's `hole` and returns the position, the captures as
-/// (label, seeds, taker) and the laps.
+/// A capture: hole label, seeds, taker.
+type Taken = (char, u8, Side);
+/// A lap: start label, seeds lifted, label of the last hole.
+type LapSummary = (char, u8, char);
+
+/// Plays South's `hole` and returns the position, the captures and the laps.
 fn play(
     rules: Rules,
     before: &str,
     stores: [u32; 2],
     dir: Option<Dir>,
     hole: &str,
-) -> (Position, Vec<(char, u8, Side)>, Vec<(char, u8, char)>) {
+) -> (Position, Vec<Taken>, Vec<LapSummary>) {
     let pos = position(rules, before, stores, dir);
     let mut trace = Trace::default();
     let after = finite(pos.play_traced(hole.parse().unwrap(), &mut trace).unwrap());
