@@ -13,9 +13,7 @@ mod reference;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use mancala_rules::{
-    Event, GameId, Opt, Options, PlayErrorKind, Played, Position, Rules, Side, Trace,
-};
+use mancala_rules::{Event, GameId, Opt, Options, Position, Rules, Side, Trace, Verdict};
 
 fn configs() -> Vec<(GameId, Options)> {
     let o = Options::new;
@@ -63,8 +61,8 @@ fn opening_lines(rules: Rules) -> String {
     for mv in start.candidates().iter() {
         let mut trace = Trace::default();
         write!(out, "{:<6}", mv.to_string()).unwrap();
-        match start.play_traced(mv, &mut trace) {
-            Ok(Played::Finite { position, laps }) => {
+        match start.verdict_traced(mv, &mut trace).unwrap() {
+            Verdict::Finite { position, laps } => {
                 let mut lap_text = Vec::new();
                 let mut captures = Vec::new();
                 let mut kept = None;
@@ -108,90 +106,33 @@ fn opening_lines(rules: Rules) -> String {
                 )
                 .unwrap();
             }
-            Ok(Played::Endless {
+            Verdict::Endless {
                 first_repeat,
                 cycle,
-            }) => write!(out, "endless at lap {first_repeat}, cycle {cycle}").unwrap(),
-            Err(e) => match e.kind {
-                PlayErrorKind::Endless {
-                    first_repeat,
-                    cycle,
-                    ..
-                } => write!(out, "endless at lap {first_repeat}, cycle {cycle}").unwrap(),
-                other => write!(out, "error: {other}").unwrap(),
-            },
+            } => write!(out, "endless at lap {first_repeat}, cycle {cycle}").unwrap(),
+            Verdict::Undecided { budget } => write!(out, "undecided (budget {budget})").unwrap(),
         }
         out.push('\n');
     }
     out
 }
 
-/// A line diff good enough for short files: every line that differs.
-fn diff(expected: &str, got: &str) -> String {
-    let e: Vec<&str> = expected.lines().collect();
-    let g: Vec<&str> = got.lines().collect();
-    let mut out = String::new();
-    for i in 0..e.len().max(g.len()) {
-        match (e.get(i), g.get(i)) {
-            (Some(a), Some(b)) if a == b => {}
-            (a, b) => {
-                if let Some(a) = a {
-                    writeln!(out, "-{a}").unwrap();
-                }
-                if let Some(b) = b {
-                    writeln!(out, "+{b}").unwrap();
-                }
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn openings_match_the_fixtures() {
-    let update = std::env::var_os("UPDATE_FIXTURES").is_some_and(|v| v == "1");
-    let mut failures = String::new();
+    let mut failures = Vec::new();
     for (game, options) in configs() {
         let rules = Rules::new(game, options).unwrap();
-        let got = opening_lines(rules);
         let path = dir().join(file_name(game, options));
-        let existing = std::fs::read_to_string(&path).unwrap_or_default();
-        let header: String = existing
-            .lines()
-            .take_while(|l| l.starts_with('#'))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        let body: String = existing
-            .lines()
-            .skip_while(|l| l.starts_with('#'))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        if body == got {
-            continue;
-        }
-        if update {
-            let header = if header.is_empty() {
-                let name = format!("{game} {options}");
-                format!(
-                    "# {}: every first move from the start position.\n",
-                    name.trim_end()
-                )
-            } else {
-                header
-            };
-            std::fs::create_dir_all(dir()).unwrap();
-            std::fs::write(&path, header + &got).unwrap();
-        } else {
-            writeln!(
-                failures,
-                "{} differs (run with UPDATE_FIXTURES=1 to rewrite):\n{}",
-                path.display(),
-                diff(&body, &got)
-            )
-            .unwrap();
+        let name = format!("{game} {options}");
+        let header = format!(
+            "# {}: every first move from the start position.\n",
+            name.trim_end()
+        );
+        if let Err(e) = common::check_fixture(&path, &opening_lines(rules), &header) {
+            failures.push(e);
         }
     }
-    assert!(failures.is_empty(), "{failures}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// The fixture generator itself reproduces rules.md's worked example 1.

@@ -16,6 +16,7 @@
 //! `UPDATE_FIXTURES=1 cargo test -p mancala-rules --test perft` rewrites
 //! the file (keeping its `#` header).
 
+mod common;
 mod reference;
 
 use std::collections::HashSet;
@@ -92,41 +93,9 @@ fn table() -> String {
 
 #[test]
 fn perft_counts_match_the_fixture() {
-    let got = table();
-    let existing = std::fs::read_to_string(path()).unwrap_or_default();
-    let header: String = existing
-        .lines()
-        .take_while(|l| l.starts_with('#'))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let body: String = existing
-        .lines()
-        .skip_while(|l| l.starts_with('#'))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    if body == got {
-        return;
+    if let Err(e) = common::check_fixture(&path(), &table(), "") {
+        panic!("{e}");
     }
-    if std::env::var_os("UPDATE_FIXTURES").is_some_and(|v| v == "1") {
-        std::fs::write(path(), header + &got).unwrap();
-        return;
-    }
-    let mut diff = String::new();
-    let (e, g): (Vec<&str>, Vec<&str>) = (body.lines().collect(), got.lines().collect());
-    for i in 0..e.len().max(g.len()) {
-        if e.get(i) != g.get(i) {
-            if let Some(l) = e.get(i) {
-                writeln!(diff, "-{l}").unwrap();
-            }
-            if let Some(l) = g.get(i) {
-                writeln!(diff, "+{l}").unwrap();
-            }
-        }
-    }
-    panic!(
-        "{} differs (UPDATE_FIXTURES=1 rewrites it):\n{diff}",
-        path().display()
-    );
 }
 
 /// Depth 1 is every first move: 14 in Olinda Keliya (7 holes, 2

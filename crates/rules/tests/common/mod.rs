@@ -26,14 +26,6 @@ pub fn sowing_flags(game: GameId) -> &'static [Opt] {
     }
 }
 
-/// The flags that change the game around the moves (end checks, rounds).
-pub fn game_flags(game: GameId) -> Vec<Opt> {
-    Opt::ALL
-        .into_iter()
-        .filter(|o| game.allows(*o) && !sowing_flags(game).contains(o))
-        .collect()
-}
-
 /// The seed counts a game can be played with (`None` is the default).
 pub fn seed_options(game: GameId) -> Vec<Option<u8>> {
     let mut out = vec![None];
@@ -416,16 +408,6 @@ pub fn board_text(pos: &Position) -> String {
     )
 }
 
-/// A position from rules.md's board notation, South's row first.
-pub fn position_from(
-    rules: Rules,
-    text: &str,
-    stores: [u32; 2],
-    to_move: Side,
-) -> Result<Position, mancala_rules::SetupError> {
-    Position::from_setup(rules, &setup_from(text, stores, to_move))
-}
-
 pub fn setup_from(text: &str, stores: [u32; 2], to_move: Side) -> Setup {
     let (south, north) = text.split_once('|').expect("a `|` between the rows");
     let row = |s: &str| {
@@ -527,4 +509,51 @@ pub fn endless_cases() -> Vec<EndlessCase> {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(parse_endless_line)
         .collect()
+}
+
+/// Compares `got` with the fixture at `path`, ignoring the `#` header lines
+/// at its top. On a difference, with `UPDATE_FIXTURES=1` in the environment
+/// the file is rewritten (keeping its header, or starting with
+/// `new_header` when it has none); otherwise the error is a line diff.
+pub fn check_fixture(path: &std::path::Path, got: &str, new_header: &str) -> Result<(), String> {
+    let existing = std::fs::read_to_string(path).unwrap_or_default();
+    let header: String = existing
+        .lines()
+        .take_while(|l| l.starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let body: String = existing
+        .lines()
+        .skip_while(|l| l.starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    if body == got {
+        return Ok(());
+    }
+    if std::env::var_os("UPDATE_FIXTURES").is_some_and(|v| v == "1") {
+        let header = if header.is_empty() {
+            new_header.to_owned()
+        } else {
+            header
+        };
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, header + got).unwrap();
+        return Ok(());
+    }
+    let mut diff = String::new();
+    let (e, g): (Vec<&str>, Vec<&str>) = (body.lines().collect(), got.lines().collect());
+    for i in 0..e.len().max(g.len()) {
+        if e.get(i) != g.get(i) {
+            if let Some(l) = e.get(i) {
+                diff.push_str(&format!("-{l}\n"));
+            }
+            if let Some(l) = g.get(i) {
+                diff.push_str(&format!("+{l}\n"));
+            }
+        }
+    }
+    Err(format!(
+        "{} differs (UPDATE_FIXTURES=1 rewrites it):\n{diff}",
+        path.display()
+    ))
 }

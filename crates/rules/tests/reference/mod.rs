@@ -100,10 +100,6 @@ impl RefRules {
         matches!(self.game, RefGame::Pallankuzhi | RefGame::Rio)
     }
 
-    pub fn total(&self) -> u32 {
-        2 * self.holes as u32 * self.seeds
-    }
-
     fn owner(&self, hole: usize) -> usize {
         if hole < self.holes { SOUTH } else { NORTH }
     }
@@ -113,15 +109,6 @@ impl RefRules {
             0..self.holes
         } else {
             self.holes..2 * self.holes
-        }
-    }
-
-    /// The label players use: `A`… for South, `a`… for North.
-    pub fn label(&self, hole: usize) -> char {
-        if hole < self.holes {
-            (b'A' + hole as u8) as char
-        } else {
-            (b'a' + (hole - self.holes) as u8) as char
         }
     }
 }
@@ -145,10 +132,6 @@ impl RefBoard {
 
     pub fn row_sum(&self, rules: &RefRules, side: usize) -> u32 {
         rules.row(side).map(|h| self.holes[h]).sum()
-    }
-
-    pub fn total(&self) -> u32 {
-        self.holes.iter().sum::<u32>() + self.stores[0] + self.stores[1]
     }
 }
 
