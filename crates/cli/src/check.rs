@@ -215,10 +215,18 @@ pub fn replay(
                 }
                 let before = *game.position();
                 trace.events.clear();
+                // The record's next move is the likely one to settle "cannot
+                // move" after this one, which saves sowing it twice.
+                let next = record.items[index + 1..]
+                    .iter()
+                    .find_map(|item| match item {
+                        Item::Move { mv, .. } => Some(*mv),
+                        _ => None,
+                    });
                 let result = if options.trace {
-                    game.play_traced(*mv, &mut trace)
+                    game.play_hinted(*mv, next, &mut trace)
                 } else {
-                    game.play_traced(*mv, &mut NoTrace)
+                    game.play_hinted(*mv, next, &mut NoTrace)
                 };
                 let report = match result {
                     Ok(report) => report,

@@ -264,8 +264,11 @@ impl<'a> GameParser<'a> {
     fn movetext(
         &mut self,
     ) -> Result<(Vec<Item>, Vec<Range<usize>>, GameResult, Range<usize>), ParseError> {
-        let mut items = Vec::new();
-        let mut spans = Vec::new();
+        // About one item per four bytes of movetext; capped, since a huge
+        // game of comments would reserve for nothing.
+        let estimate = (self.rest.len() / 4).min(4096);
+        let mut items = Vec::with_capacity(estimate);
+        let mut spans = Vec::with_capacity(estimate);
         loop {
             self.skip_ws();
             let start = self.pos();
@@ -308,7 +311,10 @@ impl<'a> GameParser<'a> {
                 }
                 _ => {}
             }
-            if let Ok((rest, (south, north))) = score(self.rest)
+            // Each token kind is tried only where its first character fits.
+            let digit = first.is_ascii_digit();
+            if digit
+                && let Ok((rest, (south, north))) = score(self.rest)
                 && at_boundary(rest)
             {
                 let s = digits_u32(south, "score", start..start + south.len())?;
@@ -318,12 +324,13 @@ impl<'a> GameParser<'a> {
                 let end = self.pos();
                 return self.finish(items, spans, GameResult::Score(s, n), start..end);
             }
-            if let Ok((rest, _)) = move_number(self.rest) {
+            if digit && let Ok((rest, _)) = move_number(self.rest) {
                 // Numbers are optional and only help the reader: not kept.
                 self.rest = rest;
                 continue;
             }
-            if let Ok((rest, digits)) = round_marker(self.rest)
+            if first == 'R'
+                && let Ok((rest, digits)) = round_marker(self.rest)
                 && at_boundary(rest)
             {
                 let round = digits_u32(digits, "round", start + 1..start + 1 + digits.len())?;
@@ -338,7 +345,8 @@ impl<'a> GameParser<'a> {
                 self.rest = rest;
                 continue;
             }
-            if let Ok((rest, (label, dir, captured))) = move_token(self.rest)
+            if first.is_ascii_alphabetic()
+                && let Ok((rest, (label, dir, captured))) = move_token(self.rest)
                 && at_boundary(rest)
             {
                 let hole = Hole::from_label(label).unwrap_or(Hole::new(Side::South, 0));

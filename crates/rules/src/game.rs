@@ -3,7 +3,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::options::{GameId, Opt};
-use crate::position::{Move, PlayError, PlayErrorKind, Played, Position};
+use crate::position::{Move, PlayError, PlayErrorKind, Played, Position, Verdict};
 use crate::side::Side;
 use crate::trace::{NoTrace, Observer};
 
@@ -120,6 +120,9 @@ pub struct Game {
     /// earlier position can recur once the board holds fewer seeds).
     history: Vec<u128>,
     status: Status,
+    /// A move of `position` already sown by the "cannot move" check, with its
+    /// verdict: playing it next needs no second sowing.
+    sown: Option<(Move, Verdict)>,
 }
 
 impl Game {
@@ -130,6 +133,7 @@ impl Game {
             position,
             history: vec![position.repetition_key()],
             status: Status::Ongoing,
+            sown: None,
         };
         let mut report = PlayReport::default();
         game.start_round(&mut report)?;
@@ -165,6 +169,19 @@ impl Game {
         mv: Move,
         obs: &mut O,
     ) -> Result<PlayReport, PlayError> {
+        self.play_hinted(mv, None, obs)
+    }
+
+    /// [`Game::play_traced`], told which move will probably come next (a
+    /// record's next move): the "cannot move" check tries it first, so that
+    /// playing it then costs no sowing of its own. The result is the same
+    /// whatever the hint.
+    pub fn play_hinted<O: Observer>(
+        &mut self,
+        mv: Move,
+        next: Option<Move>,
+        obs: &mut O,
+    ) -> Result<PlayReport, PlayError> {
         if self.status != Status::Ongoing {
             return Err(PlayError {
                 kind: PlayErrorKind::GameOver,
@@ -172,7 +189,10 @@ impl Game {
             });
         }
         let before = self.position;
-        let played = before.play_traced(mv, obs)?;
+        let played = match self.sown.take() {
+            Some((sown, verdict)) if sown == mv && !O::RECORDS => before.judge(mv, verdict)?,
+            _ => before.play_traced(mv, obs)?,
+        };
         let mut report = PlayReport::default();
         match played {
             Played::Endless { .. } => {
@@ -191,7 +211,12 @@ impl Game {
                 let repeats = !rules.has(Opt::NoRepetitionRule)
                     && !irreversible
                     && self.history.iter().filter(|k| **k == key).count() >= 2;
-                let can_move = twenty_five || repeats || position.has_legal_move()?;
+                let playable = if twenty_five || repeats {
+                    None
+                } else {
+                    position.first_playable(next)?
+                };
+                let can_move = twenty_five || repeats || playable.is_some();
                 for side in Side::BOTH {
                     report.gained[side.index()] =
                         u32::from(position.store(side)) - u32::from(before.store(side));
@@ -202,6 +227,7 @@ impl Game {
                     self.history.clear();
                 }
                 self.history.push(key);
+                self.sown = playable;
                 if twenty_five {
                     self.end_round(EndReason::TwentyFive, &mut report)?;
                 } else if repeats {
@@ -245,7 +271,8 @@ impl Game {
 
     /// At the start of a game or round only "cannot move" is checked.
     fn start_round(&mut self, report: &mut PlayReport) -> Result<(), PlayError> {
-        if self.position.has_legal_move()? {
+        self.sown = self.position.first_playable(None)?;
+        if self.sown.is_some() {
             Ok(())
         } else {
             self.end_round(EndReason::NoMoves, report)

@@ -439,11 +439,18 @@ impl Position {
     /// error unless the rules have `endless-ends-game`; then it is returned as
     /// [`Played::Endless`] and the board stays as it was.
     pub fn play_traced<O: Observer>(&self, mv: Move, obs: &mut O) -> Result<Played, PlayError> {
+        let verdict = self.verdict_traced(mv, obs)?;
+        self.judge(mv, verdict)
+    }
+
+    /// What playing `mv`, whose sowing gave `verdict`, does: the feeding
+    /// rule and `endless-ends-game` applied.
+    pub(crate) fn judge(&self, mv: Move, verdict: Verdict) -> Result<Played, PlayError> {
         let err = |kind| PlayError {
             kind,
             position: *self,
         };
-        match self.verdict_traced(mv, obs)? {
+        match verdict {
             Verdict::Finite { position, laps } => {
                 if self.feeding_applies()
                     && !self.feeds(&position)
@@ -547,30 +554,31 @@ impl Position {
     /// [`Position::legal_moves`]: one finite move settles it, since a finite
     /// move is legal unless a feeding move exists, which is then legal itself.
     pub fn has_legal_move(&self) -> Result<bool, PlayError> {
+        Ok(self.first_playable(None)?.is_some())
+    }
+
+    /// The first candidate that keeps the game going — a finite move, or an
+    /// endless one under `endless-ends-game` — trying `first` before the
+    /// others, with its verdict (so that playing it needs no second sowing).
+    /// `None` when the side to move cannot move; an error when that cannot
+    /// be decided within the lap budget.
+    pub fn first_playable(
+        &self,
+        first: Option<Move>,
+    ) -> Result<Option<(Move, Verdict)>, PlayError> {
+        let endless_legal = self.rules.has(Opt::EndlessEndsGame);
         let candidates = self.candidates();
-        if self.rules.has(Opt::EndlessEndsGame) && !candidates.is_empty() {
-            // Every candidate is finite, endless (legal) or undecided.
-            let mut undecided = None;
-            for mv in candidates.iter() {
-                match self.verdict(mv)? {
-                    Verdict::Undecided { budget } => {
-                        undecided.get_or_insert(PlayErrorKind::Undecided {
-                            hole: mv.hole,
-                            budget,
-                        });
-                    }
-                    _ => return Ok(true),
-                }
-            }
-            return Err(PlayError {
-                kind: undecided.unwrap_or(PlayErrorKind::GameOver),
-                position: *self,
-            });
-        }
+        let first = first.filter(|mv| candidates.contains(*mv));
         let mut undecided = None;
-        for mv in candidates.iter() {
+        for mv in first
+            .into_iter()
+            .chain(candidates.iter().filter(|mv| Some(*mv) != first))
+        {
             match self.verdict(mv)? {
-                Verdict::Finite { .. } => return Ok(true),
+                verdict @ Verdict::Finite { .. } => return Ok(Some((mv, verdict))),
+                verdict @ Verdict::Endless { .. } if endless_legal => {
+                    return Ok(Some((mv, verdict)));
+                }
                 Verdict::Endless { .. } => {}
                 Verdict::Undecided { budget } => {
                     undecided.get_or_insert(PlayErrorKind::Undecided {
@@ -585,7 +593,7 @@ impl Position {
                 kind,
                 position: *self,
             }),
-            None => Ok(false),
+            None => Ok(None),
         }
     }
 

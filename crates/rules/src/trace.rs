@@ -70,6 +70,10 @@ pub enum LapEnd {
 /// Receives the steps of a move as the engine sows it. Every method has an
 /// empty default, so [`NoTrace`] costs nothing in the hot loop.
 pub trait Observer {
+    /// Whether this observer wants the events. `false` lets [`crate::Game`]
+    /// reuse a move it has already sown instead of sowing it again.
+    const RECORDS: bool = true;
+
     /// A lap begins: `seeds` lifted from `hole`.
     fn lap_start(&mut self, _hole: Hole, _seeds: u8) {}
     /// One seed dropped into `hole`.
@@ -90,7 +94,9 @@ pub trait Observer {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoTrace;
 
-impl Observer for NoTrace {}
+impl Observer for NoTrace {
+    const RECORDS: bool = false;
+}
 
 /// One step of a move's trace.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
