@@ -15,8 +15,9 @@
 //!   round games only.
 //! - `game_playout_*`: the same choice of moves (made with `Position::play`)
 //!   played through `Game::play`, with every rule and whole matches of
-//!   rounds. `Game::play` sows the chosen move again, then sows candidates
-//!   of the next position until one is finite ("cannot move").
+//!   rounds. `Game::play` sows the chosen move again (unless its "cannot
+//!   move" check of the previous ply happened to sow that very move), then
+//!   sows candidates of the next position until one can be played.
 //! - `legal_moves`, `has_legal_move`, `candidates`: move generation on
 //!   1,000 positions of random games (items are positions).
 //!
