@@ -155,12 +155,22 @@ pub fn replay(
             return out;
         }
     };
-    let setup_span = parsed.spans.setup.clone().unwrap_or(0..0);
+    // Deciding whether the first player can move may fail (an undecided
+    // move): point at the set-up, or else at the start of the movetext.
+    let start_span = parsed.spans.setup.clone().unwrap_or_else(|| {
+        let at = parsed
+            .spans
+            .items
+            .first()
+            .unwrap_or(&parsed.spans.result)
+            .start;
+        at..at
+    });
     let (mut game, opening) = match Game::new(start) {
         Ok(started) => started,
         Err(e) => {
             out.problems
-                .push(problem(setup_span, "setup", e.to_string()));
+                .push(problem(start_span, "setup", e.to_string()));
             return out;
         }
     };
@@ -168,6 +178,8 @@ pub fn replay(
     out.round_ends.extend(opening.round_ends.iter().copied());
     let record = &parsed.record;
     let mut trace = Trace::default();
+    // Set when an error stops the replay; annotation errors do not.
+    let mut stopped = false;
     for (index, item) in record.items.iter().enumerate() {
         let span = parsed.spans.items.get(index).cloned().unwrap_or(0..0);
         match item {
@@ -178,6 +190,14 @@ pub fn replay(
                 } else {
                     let now = game.position().round();
                     let message = match markers_due.first() {
+                        _ if !rules.game().has_rounds() => {
+                            format!("round marker R{round}, but {} has no rounds", rules.game())
+                        }
+                        _ if !rules.plays_rounds() => {
+                            format!(
+                                "round marker R{round}, but this game is played in a single round"
+                            )
+                        }
                         Some(due) => format!("expected the marker R{due} here, not R{round}"),
                         None if game.status() != Status::Ongoing => {
                             format!("round marker R{round} after the end of the game")
@@ -187,6 +207,7 @@ pub fn replay(
                         }
                     };
                     out.problems.push(problem(span, "round", message));
+                    stopped = true;
                     break;
                 }
             }
@@ -197,6 +218,7 @@ pub fn replay(
                         "round",
                         format!("round {due} has begun: the record needs the marker R{due} before this move"),
                     ));
+                    stopped = true;
                     break;
                 }
                 if let Some(outcome) = game.outcome() {
@@ -211,6 +233,7 @@ pub fn replay(
                             outcome.score[1]
                         ),
                     ));
+                    stopped = true;
                     break;
                 }
                 let before = *game.position();
@@ -240,6 +263,7 @@ pub fn replay(
                                 before.to_move()
                             ),
                         ));
+                        stopped = true;
                         break;
                     }
                 };
@@ -269,7 +293,7 @@ pub fn replay(
             }
         }
     }
-    if out.problems.is_empty() {
+    if !stopped {
         check_end(parsed, &game, &markers_due, &mut out.problems);
     }
     out.game = Some(game);
@@ -370,14 +394,22 @@ pub fn check_text(
             replay: None,
             problems: vec![problem(e.span.clone(), "syntax", e.message)],
         },
-        Ok(parsed) => {
-            let replay = replay(&parsed, options, on_ply);
-            let problems = replay.problems.clone();
-            Checked {
-                parsed: Some(parsed),
-                replay: Some(replay),
-                problems,
-            }
-        }
+        Ok(parsed) => check_parsed(parsed, options, on_ply),
+    }
+}
+
+/// Replays a record that is already parsed (one built from command-line
+/// flags, say), calling `on_ply` after every move.
+pub fn check_parsed(
+    parsed: ParsedGame,
+    options: ReplayOptions,
+    on_ply: impl FnMut(&Ply<'_>),
+) -> Checked {
+    let replay = replay(&parsed, options, on_ply);
+    let problems = replay.problems.clone();
+    Checked {
+        parsed: Some(parsed),
+        replay: Some(replay),
+        problems,
     }
 }

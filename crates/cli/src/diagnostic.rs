@@ -33,6 +33,7 @@ pub fn render(
     color: bool,
 ) {
     let (line_no, col, at) = location(file, game, span);
+    let message = escape_controls(message);
     let paint = |code: &'static str| if color { code } else { "" };
     let reset = paint(RESET);
     let _ = writeln!(
@@ -63,7 +64,19 @@ pub fn render(
     if last < chars.len() {
         shown.push('…');
     }
-    let shown = shown.replace('\t', " ");
+    // One column per character, and nothing that a terminal would act on.
+    let shown: String = shown
+        .chars()
+        .map(|c| {
+            if c == '\t' {
+                ' '
+            } else if c.is_control() {
+                '?'
+            } else {
+                c
+            }
+        })
+        .collect();
     let gutter = line_no.to_string().len();
     let blue = paint(BLUE);
     let _ = writeln!(out, "{blue}{:gutter$} |{reset}", "");
@@ -77,6 +90,20 @@ pub fn render(
         paint(RED_BOLD),
         "^".repeat(width)
     );
+}
+
+/// Control characters of the input (an escape sequence in a corrupt file)
+/// must not reach the terminal: they are shown as `\u{1b}`.
+fn escape_controls(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Appends a report of every problem of a game.

@@ -7,6 +7,7 @@ pub mod diagnostic;
 pub mod diagram;
 pub mod input;
 pub mod meta;
+pub mod moves_arg;
 pub mod output;
 pub mod parallel;
 pub mod play;

@@ -38,11 +38,13 @@ where
     let job_rx = Mutex::new(job_rx);
     let (done_tx, done_rx) = mpsc::channel::<(usize, Vec<T>)>();
     thread::scope(|scope| {
+        let mut workers = 0;
         for _ in 0..jobs {
             let done_tx = done_tx.clone();
             let job_rx = &job_rx;
             let work = &work;
-            scope.spawn(move || {
+            // The system may refuse more threads: work with those it gave.
+            let spawned = thread::Builder::new().spawn_scoped(scope, move || {
                 loop {
                     let job = match job_rx.lock() {
                         Ok(rx) => rx.recv(),
@@ -55,8 +57,15 @@ where
                     }
                 }
             });
+            if spawned.is_err() {
+                break;
+            }
+            workers += 1;
         }
         drop(done_tx);
+        if workers == 0 {
+            return Err(io::Error::other("cannot start any worker thread"));
+        }
         let mut job_tx = Some(job_tx);
         let mut items = items.fuse();
         let (mut sent, mut emitted) = (0usize, 0usize);

@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use clap::Parser;
 use mancala_engine::{Player, PlayerSpec};
-use mancala_notation::{GameResult, GameText, Item, Record};
+use mancala_notation::{GameResult, Item, Record};
 use mancala_rules::{
     DEFAULT_LAP_BUDGET, Dir, Game, GameId, Move, Options, PlayError, PlayReport, Position, Rules,
     Side,
@@ -17,6 +17,7 @@ use crate::check::{self, ReplayOptions};
 use crate::diagnostic;
 use crate::diagram::{Highlights, Style, draw_position};
 use crate::input::{self, InputName};
+use crate::moves_arg;
 use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
 
 const EXAMPLES: &str = "\
@@ -100,9 +101,9 @@ impl Seat {
         if text == "human" {
             return Ok(Seat::Human);
         }
-        let spec: PlayerSpec = text
-            .parse()
-            .map_err(|e| format!("invalid player `{text}`: {e}"))?;
+        let spec: PlayerSpec = text.parse().map_err(|e| {
+            format!("invalid player `{text}`: {e}; or human, for a person at the terminal")
+        })?;
         Ok(Seat::Engine(spec.build(seed)))
     }
 
@@ -205,26 +206,36 @@ impl Session {
     }
 }
 
-/// Parses `--moves`: moves separated by blanks, move numbers skipped.
-fn parse_moves(text: &str) -> Vec<(Range<usize>, Result<Move, String>)> {
-    let mut out = Vec::new();
-    let mut at = 0;
-    for word in text.split(' ') {
-        let span = at..at + word.len();
-        at += word.len() + 1;
-        let word = word.trim();
-        if word.is_empty()
-            || word
-                .trim_end_matches('.')
-                .chars()
-                .all(|c| c.is_ascii_digit())
-                && word.ends_with('.')
+/// Plays `--moves` (checking any `+N` they carry), or says where and why
+/// they fail.
+fn play_moves_arg(session: &mut Session, moves: &str) -> Result<(), (Range<usize>, String)> {
+    let parsed = moves_arg::parse(moves).map_err(|e| (e.span, e.message))?;
+    for arg in parsed {
+        let mover = session.game.position().to_move();
+        let report = session.play(arg.mv).map_err(|e| {
+            (
+                arg.span.clone(),
+                format!(
+                    "illegal move {} ({} to move): {e}",
+                    arg.mv,
+                    e.position.to_move()
+                ),
+            )
+        })?;
+        let gained = report.gained[mover.index()];
+        if let Some(claimed) = arg.captured
+            && claimed != gained
         {
-            continue;
+            return Err((
+                arg.span,
+                format!(
+                    "move {} is annotated +{claimed}, but {mover} gains {gained} seeds with it",
+                    arg.mv
+                ),
+            ));
         }
-        out.push((span, word.parse::<Move>().map_err(|e| e.to_string())));
     }
-    out
+    Ok(())
 }
 
 struct Tool<'a> {
@@ -240,16 +251,19 @@ impl Tool<'_> {
         match self.args.format {
             Format::Json => {
                 serde_json::to_writer(&mut self.out, record)?;
-                self.out.write_all(b"\n")
+                self.out.write_all(b"\n")?;
             }
             Format::Text => {
                 if !self.first_record {
                     self.out.write_all(b"\n")?;
                 }
                 self.first_record = false;
-                write!(self.out, "{record}")
+                write!(self.out, "{record}")?;
             }
         }
+        // Each game reaches stdout when it ends: an interrupted run keeps
+        // the games it finished, and `| head` sees them at once.
+        self.out.flush()
     }
 
     fn report(&mut self, text: &str) -> io::Result<()> {
@@ -260,28 +274,20 @@ impl Tool<'_> {
     /// Plays `--moves`, then lets the seats play on. Returns false when a
     /// `--moves` move was invalid (the game is then not written).
     fn play_session(&mut self, session: &mut Session, seats: &mut [Seat; 2]) -> io::Result<bool> {
-        if let Some(moves) = &self.args.moves {
-            let text = GameText {
-                bytes: moves.clone().into_bytes(),
-                first_line: 1,
-                offset: 0,
-                len: moves.len() as u64,
-            };
-            for (span, mv) in parse_moves(moves) {
-                let error = match mv {
-                    Ok(mv) => match session.play(mv) {
-                        Ok(_) => continue,
-                        Err(e) => {
-                            format!("illegal move {mv} ({} to move): {e}", e.position.to_move())
-                        }
-                    },
-                    Err(e) => e,
-                };
-                let mut report = String::new();
-                diagnostic::render(&mut report, "--moves", &text, &span, &error, self.color);
-                self.report(&report)?;
-                return Ok(false);
-            }
+        if let Some(moves) = &self.args.moves
+            && let Err((span, error)) = play_moves_arg(session, moves)
+        {
+            let mut report = String::new();
+            diagnostic::render(
+                &mut report,
+                moves_arg::NAME,
+                &moves_arg::text(moves),
+                &span,
+                &error,
+                self.color,
+            );
+            self.report(&report)?;
+            return Ok(false);
         }
         let budget = self.args.plies.unwrap_or(usize::MAX);
         let mut added = 0;
@@ -635,12 +641,8 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 trace: false,
             };
             let checked = check::check_text(&game.text, options, |_| {});
-            // A record whose only faults are its result or end reason is
-            // continued: playing on rewrites both.
-            let usable = checked
-                .problems
-                .iter()
-                .all(|p| p.kind == "result" || p.kind == "termination");
+            // Only a valid record is continued: one whose result or end
+            // reason is wrong says something false about the game.
             let (
                 Some(parsed),
                 Some(check::Replay {
@@ -649,7 +651,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                     ..
                 }),
                 true,
-            ) = (checked.parsed, checked.replay, usable)
+            ) = (checked.parsed, checked.replay, checked.problems.is_empty())
             else {
                 let mut text = String::new();
                 diagnostic::render_problems(&mut text, file, &game.text, &checked.problems, color);
@@ -660,12 +662,23 @@ pub fn run(args: &Args) -> io::Result<u8> {
             let mut seats = seats_for(index).map_err(io::Error::other)?;
             let mut session = Session::new(game_state, parsed.record, plies);
             if tool.play_session(&mut session, &mut seats)? {
+                // The record's players stay; who played on is noted.
+                if session.plies_added > 0 {
+                    let note = format!(
+                        "after ply {plies}: south {}, north {}, seed {}",
+                        seats[0].name(),
+                        seats[1].name(),
+                        args.seed
+                    );
+                    session
+                        .record
+                        .set_tag("Continued", note)
+                        .map_err(io::Error::other)?;
+                }
                 tool.write_record(&session.record)?;
-                summary.add(&session);
             } else {
                 tool.invalid += 1;
             }
-            last_seats = Some(seats);
         }
     }
     tool.out.flush()?;

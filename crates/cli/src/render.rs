@@ -4,8 +4,8 @@ use std::io::{self, Write};
 use std::ops::RangeInclusive;
 
 use clap::Parser;
-use mancala_notation::{GameResult, GameText, Item, Record, parse_setup};
-use mancala_rules::{DEFAULT_LAP_BUDGET, GameId, Move, Options, Position, RoundEnd};
+use mancala_notation::{GameResult, GameText, Item, ParsedGame, Record, Spans, parse_setup};
+use mancala_rules::{DEFAULT_LAP_BUDGET, GameId, Options, Position, RoundEnd, Rules};
 use serde::Serialize;
 
 use crate::check::{self, Ply, ReplayOptions};
@@ -15,6 +15,7 @@ use crate::diagram::{
     position_frame,
 };
 use crate::input::{self, InputName, SourcedGame};
+use crate::moves_arg;
 use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
 
 const EXAMPLES: &str = "\
@@ -48,7 +49,7 @@ pub struct Args {
     pub laps: Option<usize>,
     /// Only plies of these rounds of a match (with --plies; alone it means
     /// every ply of those rounds).
-    #[arg(long, value_parser = parse_range)]
+    #[arg(long, value_parser = parse_range, conflicts_with_all = ["laps", "ply"])]
     pub rounds: Option<Span>,
     /// Draw a single position instead of records: a SetUp value such as
     /// `S 4,4,4,4,4,4/4,4,4,4,4,4 0-0` (needs --game).
@@ -73,9 +74,9 @@ pub struct Args {
     /// `text`: diagrams; `json`: the same frames as data, one game per line.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
-    /// Laps drawn at most for one move with --laps.
-    #[arg(long, default_value_t = DEFAULT_MAX_LAPS)]
-    pub max_laps: usize,
+    /// Laps drawn at most for one move with --laps (at least 1).
+    #[arg(long, default_value_t = DEFAULT_MAX_LAPS as u32, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_laps: u32,
     /// Laps a single move may sow before it is ruled undecided (rules.md's B).
     #[arg(long, default_value_t = DEFAULT_LAP_BUDGET, value_parser = clap::value_parser!(u32).range(1..))]
     pub lap_budget: u32,
@@ -213,8 +214,7 @@ fn outcome_line(record_result: GameResult, replay: &check::Replay) -> String {
 /// With `ignore_result`, a record whose only faults are its result or end
 /// reason (one built from the command line) is drawn all the same.
 fn frames_of(
-    text: &GameText,
-    options: ReplayOptions,
+    check: impl FnOnce(&mut dyn FnMut(&Ply<'_>)) -> check::Checked,
     selection: &Selection,
     max_laps: usize,
     ignore_result: bool,
@@ -224,7 +224,7 @@ fn frames_of(
     let mut start = None;
     let mut before_selected = None;
     let mut last_ply = None;
-    let on_ply = |ply: &Ply<'_>| {
+    let mut on_ply = |ply: &Ply<'_>| {
         if start.is_none() {
             start = Some(*ply.before);
         }
@@ -246,25 +246,31 @@ fn frames_of(
             }
             Selection::Plies { plies, rounds } => {
                 let round = usize::from(ply.before.round());
+                let (notes, begun) = round_frames(
+                    &ply.report.round_ends,
+                    ply.after,
+                    ply.report.outcome.is_some(),
+                );
                 if plies.contains(&ply.number) && rounds.contains(&round) {
                     match ply_frame(ply.before, ply.mv, ply.number) {
                         Ok(mut frame) => {
-                            let (notes, extra) = round_frames(
-                                &ply.report.round_ends,
-                                ply.after,
-                                ply.report.outcome.is_some(),
-                            );
                             frame.heading.extend(notes);
                             frames.push(frame);
-                            frames.extend(extra);
                         }
                         Err(e) => error = Some(e.to_string()),
                     }
                 }
+                // A new round's refilled board belongs to that round, shown
+                // with the plies around it.
+                let next_round = usize::from(ply.after.round());
+                let near = plies.contains(&ply.number) || plies.contains(&(ply.number + 1));
+                if near && rounds.contains(&next_round) {
+                    frames.extend(begun);
+                }
             }
         }
     };
-    let mut checked = check::check_text(text, options, on_ply);
+    let mut checked = check(&mut on_ply);
     if ignore_result {
         checked
             .problems
@@ -324,10 +330,18 @@ fn frames_of(
             frames = lap_frames(&before, mv, max_laps).map_err(|e| e.to_string())?;
         }
         Selection::Plies { .. } if frames.is_empty() => {
-            return Err(format!(
-                "no ply of the game is in the range asked for (it has {} plies)",
-                replay.plies
-            ));
+            let rounds = usize::from(game.position().round());
+            return Err(if replay.rules.is_some_and(|r| r.game().has_rounds()) {
+                format!(
+                    "nothing in the plies and rounds asked for: the game has {} plies in {rounds} rounds",
+                    replay.plies
+                )
+            } else {
+                format!(
+                    "nothing in the plies asked for: the game has {} plies and no rounds",
+                    replay.plies
+                )
+            });
         }
         _ => {}
     }
@@ -357,35 +371,63 @@ fn illegal_ply_laps(
     lap_frames(game.position(), mv, max_laps).unwrap_or_default()
 }
 
-/// A record made from `--setup` / `--moves`.
-fn command_line_record(args: &Args) -> Result<String, String> {
+/// The game that `--game`, `-o`, `--setup` and `--moves` describe, and the
+/// text its problems point into: the `--moves` text. `Err` carries a report
+/// of a bad flag (rendered) and the exit code.
+fn game_from_flags(args: &Args, color: bool) -> Result<(GameText, ParsedGame), (String, u8)> {
+    let usage = |e: String| (format!("error: {e}\n"), EXIT_FAILURE);
     let game: GameId = args
         .game
         .as_deref()
         .unwrap_or("olowuka")
         .parse()
-        .map_err(|e: mancala_rules::ParseGameIdError| e.to_string())?;
+        .map_err(|e: mancala_rules::ParseGameIdError| usage(e.to_string()))?;
     let mut options = Options::new();
     for text in &args.options {
         for word in text.split_whitespace() {
-            options.insert_word(word).map_err(|e| e.to_string())?;
+            options
+                .insert_word(word)
+                .map_err(|e| usage(e.to_string()))?;
         }
     }
+    let rules = Rules::new(game, options).map_err(|e| usage(e.to_string()))?;
+    let flag_error = |name: &str, text: &str, span: std::ops::Range<usize>, message: &str| {
+        let mut report = String::new();
+        diagnostic::render(
+            &mut report,
+            name,
+            &moves_arg::text(text),
+            &span,
+            message,
+            color,
+        );
+        (report, EXIT_INVALID)
+    };
     let mut record = Record::new(game);
     record.options = options;
-    if let Some(setup) = &args.setup {
-        record.setup = Some(parse_setup(setup).map_err(|e| format!("--setup: {e}"))?);
-    }
-    for word in args.moves.as_deref().unwrap_or("").split_whitespace() {
-        if word.ends_with('.') {
-            continue;
+    if let Some(text) = &args.setup {
+        let setup =
+            parse_setup(text).map_err(|e| flag_error("--setup", text, e.span, &e.message))?;
+        if let Err(e) = Position::from_setup(rules, &setup) {
+            return Err(flag_error("--setup", text, 0..text.len(), &e.to_string()));
         }
-        let mv: Move = word
-            .parse()
-            .map_err(|e: mancala_rules::ParseMoveError| format!("--moves: {e}"))?;
-        record.items.push(Item::Move { mv, captured: None });
+        record.setup = Some(setup);
     }
-    Ok(record.to_string())
+    let moves = args.moves.as_deref().unwrap_or("");
+    let parsed_moves = moves_arg::parse(moves)
+        .map_err(|e| flag_error(moves_arg::NAME, moves, e.span, &e.message))?;
+    let mut spans = Spans {
+        result: moves.len()..moves.len(),
+        ..Spans::default()
+    };
+    for arg in parsed_moves {
+        record.items.push(Item::Move {
+            mv: arg.mv,
+            captured: arg.captured,
+        });
+        spans.items.push(arg.span);
+    }
+    Ok((moves_arg::text(moves), ParsedGame { record, spans }))
 }
 
 struct Tool<'a> {
@@ -399,23 +441,29 @@ struct Tool<'a> {
 }
 
 impl Tool<'_> {
+    /// Draws one game: `text` read from an input, or (`from_flags`) a game
+    /// built from command-line flags, whose problems point into `text`.
     fn draw_game(
         &mut self,
         file: &str,
         index: usize,
         text: &GameText,
-        from_command_line: bool,
+        from_flags: Option<ParsedGame>,
     ) -> io::Result<()> {
         let options = ReplayOptions {
             lap_budget: self.args.lap_budget,
             trace: false,
         };
+        let ignore_result = from_flags.is_some();
+        let check = |on_ply: &mut dyn FnMut(&Ply<'_>)| match from_flags {
+            Some(parsed) => check::check_parsed(parsed, options, on_ply),
+            None => check::check_text(text, options, on_ply),
+        };
         let result = frames_of(
-            text,
-            options,
+            check,
             &self.selection,
-            self.args.max_laps,
-            from_command_line,
+            self.args.max_laps as usize,
+            ignore_result,
         );
         let (frames, checked) = match result {
             Ok(done) => done,
@@ -473,7 +521,13 @@ impl Tool<'_> {
                         ))
                     })
                     .unwrap_or_default();
-                let mut text = format!("=== {file}: game {index}{players} ===\n");
+                // A game from flags has no file: its diagnostics name `--moves`.
+                let source = if file == moves_arg::NAME {
+                    "command line"
+                } else {
+                    file
+                };
+                let mut text = format!("=== {source}: game {index}{players} ===\n");
                 let _ = draw_frames(&mut text, frames, self.style);
                 self.out.write_all(text.as_bytes())?;
             }
@@ -508,24 +562,17 @@ pub fn run(args: &Args) -> io::Result<u8> {
     if args.setup.is_some() || args.moves.is_some() || args.game.is_some() {
         if !args.files.is_empty() {
             output::error_line(
-                "error: --setup and --moves draw one position; they take no record files",
+                "error: --game, --setup and --moves draw one game of their own; they take no record files",
             );
             return Ok(EXIT_FAILURE);
         }
-        let text = match command_line_record(args) {
-            Ok(text) => text,
-            Err(e) => {
-                output::error_line(&format!("error: {e}"));
-                return Ok(EXIT_FAILURE);
+        match game_from_flags(args, tool.err_color) {
+            Ok((text, parsed)) => tool.draw_game(moves_arg::NAME, 1, &text, Some(parsed))?,
+            Err((report, code)) => {
+                io::stderr().lock().write_all(report.as_bytes())?;
+                return Ok(code);
             }
-        };
-        let game = GameText {
-            len: text.len() as u64,
-            bytes: text.into_bytes(),
-            first_line: 1,
-            offset: 0,
-        };
-        tool.draw_game("<command line>", 1, &game, true)?;
+        }
     } else {
         let names: Vec<InputName> = input::inputs(&args.files);
         let mut failed = false;
@@ -536,7 +583,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                     number,
                     text,
                 }) => {
-                    tool.draw_game(names[input].display(), number, &text, false)?;
+                    tool.draw_game(names[input].display(), number, &text, None)?;
                 }
                 Err(e) => {
                     tool.out.flush()?;

@@ -41,9 +41,10 @@ pub struct Args {
     /// Colour the error reports.
     #[arg(long, value_enum, default_value_t)]
     pub color: ColorChoice,
-    /// Worker threads (default: all cores). Output keeps the input's order.
-    #[arg(short, long)]
-    pub jobs: Option<usize>,
+    /// Worker threads, 1 to 256 (default: all cores). Output keeps the
+    /// input's order.
+    #[arg(short, long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: Option<u16>,
     /// Laps a single move may sow before it is ruled undecided (rules.md's B).
     #[arg(long, default_value_t = DEFAULT_LAP_BUDGET, value_parser = clap::value_parser!(u32).range(1..))]
     pub lap_budget: u32,
@@ -174,8 +175,10 @@ fn check_game(game: &SourcedGame, settings: &Settings<'_>) -> Checked {
         Format::Text if valid && !settings.quiet => {
             out.stdout = match (&parsed, settings.keep_text) {
                 (Some(_), true) => {
-                    let own = text.text().unwrap_or_default().trim();
-                    format!("{own}\n")
+                    // As written, line endings included.
+                    let own = text.text().unwrap_or_default().trim_end();
+                    let eol = if own.contains("\r\n") { "\r\n" } else { "\n" };
+                    format!("{}{eol}", own.trim_start())
                 }
                 (Some(parsed), false) => parsed.record.to_string(),
                 (None, _) => String::new(),
@@ -209,7 +212,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     };
     parallel::map_ordered(
         input::games(&names),
-        parallel::jobs(args.jobs),
+        parallel::jobs(args.jobs.map(usize::from)),
         work,
         |checked| {
             match checked {

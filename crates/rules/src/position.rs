@@ -376,6 +376,7 @@ impl Position {
             (false, Some(_)) => Err(PlayErrorKind::DirectionNotAllowed {
                 hole,
                 game: self.rules.game(),
+                chosen_already: self.rules.chooses_direction(),
             }),
             (false, None) => Ok(self.dir_of(self.to_move).unwrap_or(Dir::Ccw)),
         }
@@ -684,6 +685,8 @@ pub enum PlayErrorKind {
     DirectionNotAllowed {
         hole: Hole,
         game: GameId,
+        /// The game has a direction choice, made already by the first move.
+        chosen_already: bool,
     },
     Endless {
         hole: Hole,
@@ -721,11 +724,20 @@ impl fmt::Display for PlayErrorKind {
                     "the first move must choose a direction, e.g. {hole}:ccw or {hole}:cw"
                 )
             }
-            PlayErrorKind::DirectionNotAllowed { hole, game } => {
-                if *game == GameId::OlindaKeliya {
+            PlayErrorKind::DirectionNotAllowed {
+                hole,
+                game,
+                chosen_already,
+            } => {
+                if *chosen_already {
                     write!(
                         f,
-                        "move {hole} names a direction, but only the first move of olinda-keliya chooses one (and none with same-direction)"
+                        "move {hole} names a direction, but only the first move of {game} chooses one"
+                    )
+                } else if *game == GameId::OlindaKeliya {
+                    write!(
+                        f,
+                        "move {hole} names a direction, but with same-direction both sides sow ccw"
                     )
                 } else {
                     write!(

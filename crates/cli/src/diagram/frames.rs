@@ -255,7 +255,7 @@ pub fn lap_frames(before: &Position, mv: Move, max_laps: usize) -> Result<Vec<Fr
 }
 
 /// Ply `number` of a game: the position after `mv`, headed by the move and
-/// what it captured, e.g. `12. c  +6: f (6)  [3 laps]`, with the move's
+/// what it captured, e.g. `ply 12: c  +6: f (6)  [3 laps]`, with the move's
 /// hole, its last sown hole and its captures highlighted. An endless move
 /// played under `endless-ends-game` leaves the board as it was, with a note.
 ///
@@ -266,7 +266,7 @@ pub fn ply_frame(before: &Position, mv: Move, number: usize) -> Result<Frame, Pl
     let lap_events = split_laps(&recorder.trace.events);
     let drawn = lap_events.len().min(result.laps_to_draw(DEFAULT_MAX_LAPS));
     let events = lap_events[..drawn].concat();
-    let title = format!("{number}. {mv}");
+    let title = format!("ply {number}: {mv}");
     let frame = match result {
         MoveResult::Finite { position, laps } => {
             let mut heading = vec![format!(
