@@ -414,7 +414,6 @@ fn a_repetition_draw_record_is_valid() {
 // Open bugs: each test asserts the correct behaviour.
 
 #[test]
-#[ignore = "bug: a set-up at round 65535 whose round ends overflows the u16 round (panic in debug, round 0 in release)"]
 fn a_match_at_round_65535_does_not_overflow() {
     let out = run(
         "mancala-validate",
@@ -431,7 +430,6 @@ fn a_match_at_round_65535_does_not_overflow() {
 }
 
 #[test]
-#[ignore = "bug: a remark longer than 4 MiB before a game is reported as an over-limit game"]
 fn an_oversized_remark_before_a_game_is_not_a_game() {
     let mut text = format!("{{{}}}\n", "r".repeat(5 << 20));
     text.push_str(VALID);
@@ -444,7 +442,6 @@ fn an_oversized_remark_before_a_game_is_not_a_game() {
 }
 
 #[test]
-#[ignore = "bug: blank lines before a game count against its 4 MiB limit, so a valid game after 5 MiB of them is skipped"]
 fn blank_lines_before_a_game_do_not_make_it_too_long() {
     let mut text = "\n".repeat(5 << 20);
     text.push_str(VALID);
@@ -456,7 +453,6 @@ fn blank_lines_before_a_game_do_not_make_it_too_long() {
 }
 
 #[test]
-#[ignore = "bug: a `[Game` line split across two reads of the input does not start a new game (Reader::read_line)"]
 fn a_game_tag_across_a_read_buffer_boundary_still_starts_a_game() {
     // A game with tags and no movetext, then a game whose `[Game` line
     // starts 3 bytes before the 64 KiB boundary of the tools' read buffer.
@@ -481,7 +477,6 @@ fn a_game_tag_across_a_read_buffer_boundary_still_starts_a_game() {
 }
 
 #[test]
-#[ignore = "bug: error messages quote tag names, game ids, options, set-up fields, results and end reasons whole (5000 characters in, 5000 out)"]
 fn error_messages_quote_long_input_shortened() {
     let n = "N".repeat(5000);
     let games = [
@@ -502,9 +497,11 @@ fn error_messages_quote_long_input_shortened() {
     assert_eq!(verdicts.len(), games.len());
     for v in &verdicts {
         let message = first_error(v);
-        // Like `unexpected …` and `seed count …`: 24 characters, then `… (N characters)`.
+        // Like `unexpected …` and `seed count …`: 24 characters, then
+        // `… (N characters)`; the rest of a message is fixed text (an
+        // unknown option lists the option names).
         assert!(
-            message.len() < 200,
+            message.len() < 300,
             "{} characters: {}…",
             message.len(),
             message.chars().take(80).collect::<String>()
@@ -513,7 +510,6 @@ fn error_messages_quote_long_input_shortened() {
 }
 
 #[test]
-#[ignore = "bug: a comment over CRLF lines is printed with its CR (spec/notation.md §1: printing always writes LF)"]
 fn a_comment_over_crlf_lines_prints_with_lf() {
     let text = b"[Game \"olowuka\"]\r\n\r\n1. D {a comment\r\nover two lines} b *\r\n";
     let out = run("mancala-validate", &[], text);
@@ -522,7 +518,6 @@ fn a_comment_over_crlf_lines_prints_with_lf() {
 }
 
 #[test]
-#[ignore = "bug: mancala-render's title line (game and options) is not wrapped to 80 columns"]
 fn render_keeps_the_title_line_of_many_options_in_80_columns() {
     let out = run(
         "mancala-render",
@@ -549,7 +544,6 @@ fn render_keeps_the_title_line_of_many_options_in_80_columns() {
 }
 
 #[test]
-#[ignore = "bug: Game::play returns an undecided error after it has already played the move and started the next round"]
 fn a_move_refused_as_undecided_leaves_the_game_unchanged() {
     use mancala_notation::parse_setup;
     use mancala_rules::{Game, GameId, Move, Opt, Options, Position, Rules};
@@ -574,7 +568,6 @@ fn a_move_refused_as_undecided_leaves_the_game_unchanged() {
 }
 
 #[test]
-#[ignore = "bug: with a small --lap-budget, mancala-play says the engine chose an illegal move when the next position is undecided"]
 fn play_with_a_small_lap_budget_reports_an_undecided_position() {
     let out = run(
         "mancala-play",

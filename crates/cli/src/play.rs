@@ -9,8 +9,8 @@ use clap::Parser;
 use mancala_engine::{Player, PlayerSpec};
 use mancala_notation::{GameResult, Item, Record};
 use mancala_rules::{
-    DEFAULT_LAP_BUDGET, Dir, Game, GameId, Move, Options, PlayError, PlayReport, Position, Rules,
-    Side,
+    DEFAULT_LAP_BUDGET, Dir, Game, GameId, Move, Options, PlayError, PlayErrorKind, PlayReport,
+    Position, Rules, Side,
 };
 
 use crate::check::{self, ReplayOptions};
@@ -313,6 +313,20 @@ impl Tool<'_> {
             let Some(mv) = mv else { break };
             let report = match session.play(mv) {
                 Ok(report) => report,
+                // rules.md's lap budget: no verdict either way, so the game
+                // stops here, unfinished, and says why.
+                Err(
+                    e @ PlayError {
+                        kind: PlayErrorKind::Undecided { .. } | PlayErrorKind::RoundLimit,
+                        ..
+                    },
+                ) => {
+                    self.report(&format!(
+                        "note: game left unfinished at ply {}: {e}\n",
+                        session.plies_total + 1
+                    ))?;
+                    break;
+                }
                 Err(e) => {
                     return Err(io::Error::other(format!(
                         "the {side} player chose an illegal move {mv}: {e}"

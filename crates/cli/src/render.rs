@@ -190,17 +190,20 @@ fn round_frames(
     (notes, frames)
 }
 
+/// `game over (reason): south S - north N with the rows' seeds; …`.
+fn game_over_line(o: &mancala_rules::Outcome) -> String {
+    let winner = o
+        .winner
+        .map_or("a draw".to_owned(), |w| format!("{w} wins"));
+    format!(
+        "game over ({}): south {} - north {} with the rows' seeds; {winner}",
+        o.reason, o.score[0], o.score[1]
+    )
+}
+
 fn outcome_line(record_result: GameResult, replay: &check::Replay) -> String {
     match replay.outcome() {
-        Some(o) => {
-            let winner = o
-                .winner
-                .map_or("a draw".to_owned(), |w| format!("{w} wins"));
-            format!(
-                "game over ({}): south {} - north {} with the rows' seeds; {winner}",
-                o.reason, o.score[0], o.score[1]
-            )
-        }
+        Some(o) => game_over_line(&o),
         None => match record_result {
             GameResult::Unfinished if replay.plies == 0 => "the starting position".to_owned(),
             GameResult::Unfinished => format!("unfinished after {} plies", replay.plies),
@@ -210,8 +213,7 @@ fn outcome_line(record_result: GameResult, replay: &check::Replay) -> String {
 }
 
 /// The frames of one valid game, or a message when the selection does not
-/// exist in it.
-/// With `ignore_result`, a record whose only faults are its result or end
+/// exist in it. With `ignore_result`, a record whose only faults are its result or end
 /// reason (one built from the command line) is drawn all the same.
 fn frames_of(
     check: impl FnOnce(&mut dyn FnMut(&Ply<'_>)) -> check::Checked,
@@ -246,11 +248,14 @@ fn frames_of(
             }
             Selection::Plies { plies, rounds } => {
                 let round = usize::from(ply.before.round());
-                let (notes, begun) = round_frames(
+                let (mut notes, begun) = round_frames(
                     &ply.report.round_ends,
                     ply.after,
                     ply.report.outcome.is_some(),
                 );
+                if let Some(outcome) = ply.report.outcome {
+                    notes.push(game_over_line(&outcome));
+                }
                 if plies.contains(&ply.number) && rounds.contains(&round) {
                     match ply_frame(ply.before, ply.mv, ply.number) {
                         Ok(mut frame) => {

@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use mancala_rules::{Dir, EndReason, GameId, Hole, Move, Options, Setup, Side};
+use mancala_rules::{Dir, EndReason, GameId, Hole, Move, Options, Setup, Side, shorten};
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::character::complete::{char, digit1, satisfy};
@@ -54,17 +54,6 @@ fn digits_u32(text: &str, what: &str, at: Range<usize>) -> Result<u32, ParseErro
             ),
         )
     })
-}
-
-/// Long inputs (a million digits) are cut in messages.
-fn shorten(text: &str) -> String {
-    const KEEP: usize = 24;
-    if text.chars().count() <= KEEP {
-        text.to_owned()
-    } else {
-        let head: String = text.chars().take(KEEP).collect();
-        format!("{head}… ({} characters)", text.chars().count())
-    }
 }
 
 fn tag_name(i: &str) -> PResult<'_, &str> {
@@ -131,7 +120,10 @@ impl<'a> GameParser<'a> {
         while self.rest.starts_with('[') {
             let (name, value, line, value_span) = self.tag_line()?;
             if tags.iter().any(|(n, ..)| *n == name) {
-                return Err(ParseError::new(line, format!("tag `{name}` given twice")));
+                return Err(ParseError::new(
+                    line,
+                    format!("tag `{}` given twice", shorten(&name)),
+                ));
             }
             tags.push((name, value, line, value_span));
             self.skip_ws();
@@ -210,7 +202,7 @@ impl<'a> GameParser<'a> {
             let at = self.pos_of(rest);
             return Err(ParseError::new(
                 at..at + 1,
-                format!("expected a quoted value for tag `{name}`"),
+                format!("expected a quoted value for tag `{}`", shorten(name)),
             ));
         }
         let value_start = self.pos_of(rest) + 1;
@@ -232,7 +224,10 @@ impl<'a> GameParser<'a> {
                 Some((_, '\n' | '\r')) | None => {
                     return Err(ParseError::new(
                         start..line_end.max(start + 1),
-                        format!("unterminated value of tag `{name}` (missing closing `\"`)"),
+                        format!(
+                            "unterminated value of tag `{}` (missing closing `\"`)",
+                            shorten(name)
+                        ),
                     ));
                 }
                 Some((_, c)) => value.push(c),
@@ -243,7 +238,7 @@ impl<'a> GameParser<'a> {
             let at = self.pos_of(rest);
             return Err(ParseError::new(
                 start..at,
-                format!("tag `{name}` is not closed with `]`"),
+                format!("tag `{}` is not closed with `]`", shorten(name)),
             ));
         }
         let end = self.pos_of(rest) + 1;
@@ -292,9 +287,12 @@ impl<'a> GameParser<'a> {
                             "unterminated comment (missing `}`)",
                         ));
                     };
-                    items.push(Item::Comment {
-                        comment: self.rest[1..close].to_owned(),
-                    });
+                    // Line breaks inside a comment are kept as LF, whatever
+                    // the file used: printing writes LF only.
+                    let comment = self.rest[1..close]
+                        .replace("\r\n", "\n")
+                        .replace('\r', "\n");
+                    items.push(Item::Comment { comment });
                     spans.push(start..start + close + 1);
                     self.rest = &self.rest[close + 1..];
                     continue;
@@ -512,7 +510,7 @@ fn setup_value(text: &str, base: usize) -> Result<Setup, ParseError> {
         if seen.contains(&key) {
             return Err(ParseError::new(
                 span.clone(),
-                format!("set-up field `{key}` given twice"),
+                format!("set-up field `{}` given twice", shorten(key)),
             ));
         }
         seen.push(key);
@@ -551,7 +549,10 @@ fn setup_value(text: &str, base: usize) -> Result<Setup, ParseError> {
             _ => {
                 return Err(ParseError::new(
                     span.clone(),
-                    format!("unknown set-up field `{key}` (expected dir, round or starter)"),
+                    format!(
+                        "unknown set-up field `{}` (expected dir, round or starter)",
+                        shorten(key)
+                    ),
                 ));
             }
         }

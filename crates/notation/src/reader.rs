@@ -103,6 +103,8 @@ struct Line {
     /// It is a `[Game …]` tag line.
     is_game_tag: bool,
     is_blank: bool,
+    /// A line that is not a tag line holds something outside comments.
+    has_content: bool,
 }
 
 /// Cuts a byte stream into games. A game starts at a line whose first
@@ -117,6 +119,8 @@ pub struct Reader<R> {
     offset: u64,
     pending: Option<Line>,
     done: bool,
+    /// Inside a `{…}` comment that runs on over lines of the current game.
+    in_comment: bool,
 }
 
 impl std::fmt::Debug for Line {
@@ -141,6 +145,7 @@ impl<R: BufRead> Reader<R> {
             offset: 0,
             pending: None,
             done: false,
+            in_comment: false,
         }
     }
 
@@ -161,15 +166,22 @@ impl<R: BufRead> Reader<R> {
         Ok(())
     }
 
-    /// Reads one line, keeping at most `room` bytes of it.
+    /// Reads one line, keeping at most `room` bytes of it. What kind of line
+    /// it is comes from all its bytes, kept or not, however the input's
+    /// reads split it; outside tag lines, comments are followed across lines.
     fn read_line(&mut self, room: usize) -> io::Result<Option<Line>> {
+        const GAME_TAG: &[u8] = b"[Game ";
         let mut line = Line {
             bytes: Vec::new(),
             len: 0,
             is_tag: false,
             is_game_tag: false,
             is_blank: true,
+            has_content: false,
         };
+        // The line's first bytes from its first non-blank one, up to
+        // `GAME_TAG`'s length.
+        let mut lead: Vec<u8> = Vec::with_capacity(GAME_TAG.len());
         loop {
             let available = match self.inner.fill_buf() {
                 Ok(buf) => buf,
@@ -183,12 +195,29 @@ impl<R: BufRead> Reader<R> {
                 Some(i) => (&available[..=i], true),
                 None => (available, false),
             };
-            if line.is_blank
-                && let Some(first) = chunk.iter().find(|b| !b.is_ascii_whitespace())
-            {
-                line.is_blank = false;
-                line.is_tag = *first == b'[';
-                line.is_game_tag = chunk.trim_ascii_start().starts_with(b"[Game ");
+            for &b in chunk {
+                if line.is_blank {
+                    if b.is_ascii_whitespace() {
+                        continue;
+                    }
+                    line.is_blank = false;
+                    line.is_tag = b == b'[';
+                }
+                if lead.len() < GAME_TAG.len() {
+                    lead.push(b);
+                }
+                if line.is_tag {
+                    if lead.len() == GAME_TAG.len() {
+                        break;
+                    }
+                    continue;
+                }
+                match (self.in_comment, b) {
+                    (false, b'{') => self.in_comment = true,
+                    (true, b'}') => self.in_comment = false,
+                    (false, b) if !b.is_ascii_whitespace() => line.has_content = true,
+                    _ => {}
+                }
             }
             let keep = chunk.len().min(room.saturating_sub(line.bytes.len()));
             line.bytes.extend_from_slice(&chunk[..keep]);
@@ -199,6 +228,7 @@ impl<R: BufRead> Reader<R> {
                 break;
             }
         }
+        line.is_game_tag = lead == GAME_TAG;
         Ok((line.len > 0).then_some(line))
     }
 
@@ -218,11 +248,16 @@ impl<R: BufRead> Reader<R> {
             };
             let mut in_movetext = false;
             let mut has_game_tag = false;
+            // Whether anything but blank lines and remarks has come yet.
+            let mut content = false;
+            self.in_comment = false;
             if let Some(line) = self.pending.take() {
                 has_game_tag = line.is_game_tag;
+                content = true;
                 self.push(&mut game, line);
             }
             loop {
+                let comment_open = self.in_comment;
                 // A line may open the next game, so it gets a whole game's room.
                 let Some(line) = self.read_line(self.max_game_bytes)? else {
                     self.done = true;
@@ -238,9 +273,24 @@ impl<R: BufRead> Reader<R> {
                 if !line.is_blank && !line.is_tag {
                     in_movetext = true;
                 }
+                if (line.is_tag || line.has_content) && !content {
+                    content = true;
+                    // Blank lines and complete remarks before a game belong
+                    // to no game: they neither start it nor count against
+                    // its size limit.
+                    if !comment_open {
+                        game = GameText {
+                            bytes: Vec::new(),
+                            first_line: self.next_line,
+                            offset: self.offset,
+                            len: 0,
+                        };
+                    }
+                }
                 self.push(&mut game, line);
             }
-            if game.len > 0 && has_content(&game.bytes, game.is_truncated()) {
+            // An unclosed `{` is kept as a game, so that it is reported.
+            if content || self.in_comment {
                 return Ok(Some(game));
             }
         }
@@ -255,23 +305,6 @@ impl<R: BufRead> Reader<R> {
         // Every line but possibly the stream's last ends with '\n'.
         self.next_line += 1;
     }
-}
-
-/// Whether a game's text holds anything but blanks and complete comments.
-fn has_content(bytes: &[u8], truncated: bool) -> bool {
-    if truncated {
-        return true;
-    }
-    let mut in_comment = false;
-    for &b in bytes {
-        match (in_comment, b) {
-            (false, b'{') => in_comment = true,
-            (true, b'}') => in_comment = false,
-            (false, b) if !b.is_ascii_whitespace() => return true,
-            _ => {}
-        }
-    }
-    in_comment
 }
 
 impl<R: BufRead> Iterator for Reader<R> {

@@ -202,7 +202,12 @@ impl FromStr for GameResult {
         if s == "*" {
             return Ok(GameResult::Unfinished);
         }
-        let bad = || format!("invalid result `{s}` (expected `*` or a score such as `30-18`)");
+        let bad = || {
+            format!(
+                "invalid result `{}` (expected `*` or a score such as `30-18`)",
+                mancala_rules::shorten(s)
+            )
+        };
         let (south, north) = s.split_once('-').ok_or_else(bad)?;
         let num = |t: &str| {
             if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {

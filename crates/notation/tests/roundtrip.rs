@@ -77,8 +77,9 @@ fn item() -> impl Strategy<Value = Item> {
     prop_oneof![
         8 => mv,
         1 => (2u32..20).prop_map(|round| Item::Round { round }),
-        // Comments hold anything but `}`; a line inside one must not begin with `[`.
-        1 => "[^}\\[]{0,40}".prop_map(|comment| Item::Comment { comment }),
+        // Comments hold anything but `}` and CR (read as a line break); a
+        // line inside one must not begin with `[`.
+        1 => "[^}\\[\r]{0,40}".prop_map(|comment| Item::Comment { comment }),
     ]
 }
 

@@ -56,7 +56,8 @@ impl std::str::FromStr for EndReason {
     fn from_str(s: &str) -> Result<EndReason, String> {
         EndReason::ALL.into_iter().find(|r| r.as_str() == s).ok_or_else(|| {
             format!(
-                "unknown end reason `{s}` (expected no-moves, repetition, twenty-five, endless-move or cannot-refill)"
+                "unknown end reason `{}` (expected no-moves, repetition, twenty-five, endless-move or cannot-refill)",
+                crate::text::shorten(s)
             )
         })
     }
@@ -189,7 +190,7 @@ impl Game {
             });
         }
         let before = self.position;
-        let played = match self.sown.take() {
+        let played = match self.sown {
             Some((sown, verdict)) if sown == mv && !O::RECORDS => before.judge(mv, verdict)?,
             _ => before.play_traced(mv, obs)?,
         };
@@ -197,7 +198,7 @@ impl Game {
         match played {
             Played::Endless { .. } => {
                 report.endless = true;
-                self.end_round(EndReason::EndlessMove, &mut report)?;
+                self.end_round_or_undo(EndReason::EndlessMove, &mut report)?;
             }
             Played::Finite { position, laps } => {
                 // Decide "cannot move" before changing anything, so that an
@@ -222,22 +223,51 @@ impl Game {
                         u32::from(position.store(side)) - u32::from(before.store(side));
                 }
                 report.laps = laps;
-                self.position = position;
-                if irreversible {
-                    self.history.clear();
-                }
-                self.history.push(key);
-                self.sown = playable;
-                if twenty_five {
-                    self.end_round(EndReason::TwentyFive, &mut report)?;
+                let ending = if twenty_five {
+                    Some(EndReason::TwentyFive)
                 } else if repeats {
-                    self.end_round(EndReason::Repetition, &mut report)?;
+                    Some(EndReason::Repetition)
                 } else if !can_move {
-                    self.end_round(EndReason::NoMoves, &mut report)?;
+                    Some(EndReason::NoMoves)
+                } else {
+                    None
+                };
+                let advance = |game: &mut Game| {
+                    game.position = position;
+                    if irreversible {
+                        game.history.clear();
+                    }
+                    game.history.push(key);
+                    game.sown = playable;
+                };
+                match ending {
+                    None => advance(self),
+                    Some(reason) => {
+                        // Refilling and starting the next round can still
+                        // fail (an undecided move): the move is then refused
+                        // whole, and the game stays as it was.
+                        let mut ended = self.clone();
+                        advance(&mut ended);
+                        ended.end_round(reason, &mut report)?;
+                        *self = ended;
+                    }
                 }
             }
         }
         Ok(report)
+    }
+
+    /// [`Game::end_round`] on a copy, kept only if it succeeds, so that a
+    /// refused move leaves the game as it was.
+    fn end_round_or_undo(
+        &mut self,
+        reason: EndReason,
+        report: &mut PlayReport,
+    ) -> Result<(), PlayError> {
+        let mut ended = self.clone();
+        ended.end_round(reason, report)?;
+        *self = ended;
+        Ok(())
     }
 
     /// Ends the current round (or the game), then starts the next round of a
@@ -260,7 +290,7 @@ impl Game {
             self.finish(reason, report);
             return Ok(());
         }
-        if self.position.refill().is_some() {
+        if self.position.refill()?.is_some() {
             self.finish(EndReason::CannotRefill, report);
             return Ok(());
         }

@@ -17,6 +17,7 @@ mod position;
 mod setup;
 mod side;
 mod sow;
+mod text;
 mod trace;
 
 pub use game::{EndReason, Game, Outcome, PlayReport, RoundEnd, Status};
@@ -27,6 +28,7 @@ pub use position::{
 pub use setup::{Setup, SetupError, SetupProblem};
 pub use side::{Dir, Hole, Side};
 pub use sow::DEFAULT_LAP_BUDGET;
+pub use text::{closest, shorten};
 pub use trace::{Capture, CaptureKind, Event, LapEnd, NoTrace, Observer, Trace};
 
 /// Holes per row can never exceed this (Olinda Keliya and Pallankuzhi use 7).

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::side::Dir;
 use crate::sow::DEFAULT_LAP_BUDGET;
+use crate::text::{closest, shorten};
 
 /// The four games, by the ids records and tools spell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -97,7 +98,7 @@ impl fmt::Display for ParseGameIdError {
         write!(
             f,
             "unknown game id `{}` (expected olinda-keliya, olowuka, pallankuzhi or rio-kadalis)",
-            self.0
+            shorten(&self.0)
         )
     }
 }
@@ -308,20 +309,23 @@ impl fmt::Display for ParseOptionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseOptionError::Unknown(w) => {
-                let names: Vec<&str> = Opt::ALL.iter().map(|o| o.as_str()).collect();
-                write!(
-                    f,
-                    "unknown option `{w}` (options: seeds=N, {})",
-                    names.join(", ")
-                )
+                write!(f, "unknown option `{}`", shorten(w))?;
+                match closest(w, Opt::ALL.iter().map(|o| o.as_str())) {
+                    Some(near) => write!(f, " (did you mean `{near}`?)"),
+                    None => {
+                        let names: Vec<&str> = Opt::ALL.iter().map(|o| o.as_str()).collect();
+                        write!(f, " (options: seeds=N, {})", names.join(", "))
+                    }
+                }
             }
             ParseOptionError::BadSeeds(w) => {
                 write!(
                     f,
-                    "bad seed count in `{w}` (expected seeds=N with N from 1 to 99)"
+                    "bad seed count in `{}` (expected seeds=N with N from 1 to 99)",
+                    shorten(w)
                 )
             }
-            ParseOptionError::Repeated(w) => write!(f, "option `{w}` given twice"),
+            ParseOptionError::Repeated(w) => write!(f, "option `{}` given twice", shorten(w)),
         }
     }
 }

@@ -612,14 +612,20 @@ impl Position {
 
     /// Refills for the next round. Returns the side that cannot fill a single
     /// hole, if any (the match is then over and nothing changes).
-    pub(crate) fn refill(&mut self) -> Option<Side> {
+    pub(crate) fn refill(&mut self) -> Result<Option<Side>, PlayError> {
         let n = self.rules.holes();
         let per = self.rules.seeds_per_hole();
         if let Some(short) = Side::BOTH
             .into_iter()
             .find(|s| self.stores[s.index()] < per)
         {
-            return Some(short);
+            return Ok(Some(short));
+        }
+        if self.round == u16::MAX {
+            return Err(PlayError {
+                kind: PlayErrorKind::RoundLimit,
+                position: *self,
+            });
         }
         self.closed = 0;
         for side in Side::BOTH {
@@ -642,7 +648,7 @@ impl Position {
         self.round += 1;
         self.round_starter = self.round_starter.opposite();
         self.to_move = self.round_starter;
-        None
+        Ok(None)
     }
 }
 
@@ -665,6 +671,8 @@ pub enum Played {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayErrorKind {
     GameOver,
+    /// A match would need a round past 65535.
+    RoundLimit,
     NoSuchHole {
         hole: Hole,
         holes: usize,
@@ -707,6 +715,13 @@ impl fmt::Display for PlayErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayErrorKind::GameOver => f.write_str("the game is over"),
+            PlayErrorKind::RoundLimit => {
+                write!(
+                    f,
+                    "the match would go on to round {}, past the last round supported",
+                    u32::from(u16::MAX) + 1
+                )
+            }
             PlayErrorKind::NoSuchHole { hole, holes } => {
                 write!(f, "there is no hole {hole}: rows have {holes} holes")
             }

@@ -306,16 +306,18 @@ impl Drawing<'_> {
         })
     }
 
+    /// `game options  round N`, wrapped like headings when the options are
+    /// many.
     fn title(&self, out: &mut impl Write) -> fmt::Result {
         let rules = self.board.rules;
-        write!(out, "{}", rules.game())?;
+        let mut title = rules.game().to_string();
         if !rules.options().is_empty() {
-            write!(out, " {}", rules.options())?;
+            title = format!("{title} {}", rules.options());
         }
         if rules.plays_rounds() {
-            write!(out, "  round {}", self.board.round)?;
+            title = format!("{title}  round {}", self.board.round);
         }
-        out.write_char('\n')
+        write_wrapped(out, &title)
     }
 
     /// `North  store 0 (left)  sows cw`, `South  captured 16  sows ccw  <- to move`.
@@ -461,4 +463,29 @@ pub(crate) const fn side_name(side: Side) -> &'static str {
         Side::South => "South",
         Side::North => "North",
     }
+}
+
+/// Diagrams, titles and headings fit in this many columns.
+pub(super) const WIDTH: usize = 80;
+
+/// Writes `line` word-wrapped to [`WIDTH`] columns, continuation lines
+/// indented. Only a single word longer than a line can overflow it.
+pub(super) fn write_wrapped(out: &mut impl Write, line: &str) -> fmt::Result {
+    const INDENT: &str = "    ";
+    let mut current = String::new();
+    let mut width = 0;
+    for word in line.split(' ') {
+        let word_width = word.chars().count();
+        if width > 0 && width + 1 + word_width > WIDTH && !current.trim().is_empty() {
+            writeln!(out, "{}", current.trim_end())?;
+            current = INDENT.to_owned();
+            width = INDENT.len();
+        } else if !current.is_empty() {
+            current.push(' ');
+            width += 1;
+        }
+        current.push_str(word);
+        width += word_width;
+    }
+    writeln!(out, "{}", current.trim_end())
 }

@@ -9,16 +9,13 @@ use mancala_rules::{
 };
 use serde::Serialize;
 
-use super::draw::{Board, Highlights, Style, draw_board, side_name};
+use super::draw::{Board, Highlights, Style, draw_board, side_name, write_wrapped};
 
 /// How many laps of one move [`lap_frames`] draws, and [`ply_frame`] keeps
 /// events of, unless told otherwise. Natural games stay far below it (the
 /// longest cycle seen is 1,197 laps); it bounds the memory a pathological
 /// move can take.
 pub const DEFAULT_MAX_LAPS: usize = 10_000;
-
-/// Heading lines are wrapped to this width, like the boards.
-const WIDTH: usize = 80;
 
 /// What a frame shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -810,26 +807,4 @@ fn plural(count: u64, noun: &str) -> String {
     } else {
         format!("{count} {noun}s")
     }
-}
-
-/// Writes `line` word-wrapped to [`WIDTH`] columns, continuation lines
-/// indented. Only a single word longer than a line can overflow it.
-fn write_wrapped(out: &mut impl Write, line: &str) -> fmt::Result {
-    const INDENT: &str = "    ";
-    let mut current = String::new();
-    let mut width = 0;
-    for word in line.split(' ') {
-        let word_width = word.chars().count();
-        if width > 0 && width + 1 + word_width > WIDTH && !current.trim().is_empty() {
-            writeln!(out, "{}", current.trim_end())?;
-            current = INDENT.to_owned();
-            width = INDENT.len();
-        } else if !current.is_empty() {
-            current.push(' ');
-            width += 1;
-        }
-        current.push_str(word);
-        width += word_width;
-    }
-    writeln!(out, "{}", current.trim_end())
 }
