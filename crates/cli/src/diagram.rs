@@ -243,17 +243,21 @@ mod tests {
         )
     }
 
-    #[test]
-    fn pallankuzhi_round_2_with_closed_holes() {
-        let before = pallankuzhi_round_2();
-        let frames = lap_frames(&before, mv("E"), DEFAULT_MAX_LAPS).unwrap();
+    /// The position in Unicode, then the move lap by lap in ASCII.
+    fn round_2_diagrams(before: &Position, played: &str) -> String {
+        let frames = lap_frames(before, mv(played), DEFAULT_MAX_LAPS).unwrap();
         let text = format!(
             "{}\n{}",
-            drawn_position(&before, Style::UNICODE),
+            drawn_position(before, Style::UNICODE),
             drawn_frames(&frames, Style::ASCII)
         );
         assert_fits(&text);
-        insta::assert_snapshot!(text);
+        text
+    }
+
+    #[test]
+    fn pallankuzhi_round_2_with_closed_holes() {
+        insta::assert_snapshot!(round_2_diagrams(&pallankuzhi_round_2(), "E"));
     }
 
     fn rio_kadalis_round_2() -> Position {
@@ -269,15 +273,7 @@ mod tests {
 
     #[test]
     fn rio_kadalis_round_2_with_closed_holes() {
-        let before = rio_kadalis_round_2();
-        let frames = lap_frames(&before, mv("e"), DEFAULT_MAX_LAPS).unwrap();
-        let text = format!(
-            "{}\n{}",
-            drawn_position(&before, Style::UNICODE),
-            drawn_frames(&frames, Style::ASCII)
-        );
-        assert_fits(&text);
-        insta::assert_snapshot!(text);
+        insta::assert_snapshot!(round_2_diagrams(&rio_kadalis_round_2(), "e"));
     }
 
     #[test]
