@@ -195,29 +195,20 @@ impl<R: BufRead> Reader<R> {
                 Some(i) => (&available[..=i], true),
                 None => (available, false),
             };
-            for &b in chunk {
-                if line.is_blank {
-                    if b.is_ascii_whitespace() {
-                        continue;
-                    }
+            let mut rest = chunk;
+            if line.is_blank {
+                rest = rest.trim_ascii_start();
+                if let Some(&first) = rest.first() {
                     line.is_blank = false;
-                    line.is_tag = b == b'[';
+                    line.is_tag = first == b'[';
                 }
-                if lead.len() < GAME_TAG.len() {
-                    lead.push(b);
-                }
-                if line.is_tag {
-                    if lead.len() == GAME_TAG.len() {
-                        break;
-                    }
-                    continue;
-                }
-                match (self.in_comment, b) {
-                    (false, b'{') => self.in_comment = true,
-                    (true, b'}') => self.in_comment = false,
-                    (false, b) if !b.is_ascii_whitespace() => line.has_content = true,
-                    _ => {}
-                }
+            }
+            if !line.is_blank && lead.len() < GAME_TAG.len() {
+                let take = rest.len().min(GAME_TAG.len() - lead.len());
+                lead.extend_from_slice(&rest[..take]);
+            }
+            if !line.is_blank && !line.is_tag {
+                scan_movetext(rest, &mut self.in_comment, &mut line.has_content);
             }
             let keep = chunk.len().min(room.saturating_sub(line.bytes.len()));
             line.bytes.extend_from_slice(&chunk[..keep]);
@@ -304,6 +295,33 @@ impl<R: BufRead> Reader<R> {
         self.offset += line.len;
         // Every line but possibly the stream's last ends with '\n'.
         self.next_line += 1;
+    }
+}
+
+/// Follows comments through movetext bytes, noting whether anything
+/// stands outside them.
+fn scan_movetext(mut rest: &[u8], in_comment: &mut bool, has_content: &mut bool) {
+    loop {
+        if *in_comment {
+            match rest.iter().position(|b| *b == b'}') {
+                Some(i) => {
+                    *in_comment = false;
+                    rest = &rest[i + 1..];
+                }
+                None => return,
+            }
+        } else {
+            let open = rest.iter().position(|b| *b == b'{');
+            let outside = &rest[..open.unwrap_or(rest.len())];
+            *has_content |= !outside.trim_ascii().is_empty();
+            match open {
+                Some(i) => {
+                    *in_comment = true;
+                    rest = &rest[i + 1..];
+                }
+                None => return,
+            }
+        }
     }
 }
 
