@@ -154,9 +154,9 @@ fn play_one(id: GameId, a: PlayerSpec, b: PlayerSpec, seed: u64, a_south: bool) 
 fn run(args: &Args, out: &mut impl Write) -> io::Result<()> {
     writeln!(
         out,
-        "| game | first player | second player | win % | draw % | loss % | avg plies | ms/game | first player's knodes/s |"
+        "| game | first player | second player | win % | draw % | loss % | win % as S / N | avg plies | ms/game | first player's knodes/s |"
     )?;
-    writeln!(out, "|---|---|---|---:|---:|---:|---:|---:|---:|")?;
+    writeln!(out, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|")?;
     let total = Instant::now();
     for (gi, &id) in args.ids.iter().enumerate() {
         for (pi, &(a, b)) in args.pairs.iter().enumerate() {
@@ -176,6 +176,12 @@ fn run(args: &Args, out: &mut impl Write) -> io::Result<()> {
             });
             let n = games.max(1) as f64;
             let pct = |r: i8| 100.0 * results.iter().filter(|x| x.result == r).count() as f64 / n;
+            // Game i has the first player South when i is even.
+            let side_pct = |parity: usize| {
+                let mine = results.iter().enumerate().filter(|(i, _)| i % 2 == parity);
+                let count = mine.clone().count().max(1) as f64;
+                100.0 * mine.filter(|(_, x)| x.result == 1).count() as f64 / count
+            };
             let plies: u32 = results.iter().map(|r| r.plies).sum();
             let time: Duration = results.iter().map(|r| r.time).sum();
             let nodes: u64 = results.iter().map(|r| r.nodes).sum();
@@ -191,10 +197,12 @@ fn run(args: &Args, out: &mut impl Write) -> io::Result<()> {
             };
             writeln!(
                 out,
-                "| {id} | {a} | {b} | {:.1} | {:.1} | {:.1} | {:.1}{} | {:.1} | {knps} |",
+                "| {id} | {a} | {b} | {:.1} | {:.1} | {:.1} | {:.0} / {:.0} | {:.1}{} | {:.1} | {knps} |",
                 pct(1),
                 pct(0),
                 pct(-1),
+                side_pct(0),
+                side_pct(1),
                 f64::from(plies) / n,
                 if stopped > 0 {
                     format!(" ({stopped} stopped)")

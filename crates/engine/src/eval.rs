@@ -1,7 +1,7 @@
 //! Static evaluation and terminal scores, always from the point of view of a
 //! given side (in negamax: the side to move).
 
-use mancala_rules::{Game, Outcome, Side};
+use mancala_rules::{Position, Rules, Side};
 
 /// A won game scores at least this much (minus the plies it takes), so that
 /// any win beats any evaluation.
@@ -21,15 +21,20 @@ pub struct Weights {
 }
 
 impl Weights {
-    /// The weights used for `game`.
+    /// The weights used under `rules`.
     ///
     /// Stores are safe and rows are not, so a stored seed counts for more. In
-    /// round games (Pallankuzhi, Rio Kadalis) a round is won on holdings and
-    /// the row seeds come back to their owner at the refill, so the two are
-    /// worth nearly the same.
+    /// matches of rounds (Pallankuzhi, Rio Kadalis) a round is won on
+    /// holdings and the row seeds come back to their owner at the refill, so
+    /// the two are worth nearly the same.
+    ///
+    /// Measured in Olinda Keliya (600 seeded games at depth 9 against
+    /// greedy): row weights 1 and 2 win 91%, 0 wins 85%, 3 and 4 win 87%.
+    /// Extra terms (non-empty holes, largest hole, single seeds, a bonus for
+    /// the side to move), fitted or guessed, did not win more games.
     #[must_use]
-    pub fn for_game(game: &Game) -> Weights {
-        if game.position().rules().plays_rounds() {
+    pub fn for_rules(rules: Rules) -> Weights {
+        if rules.plays_rounds() {
             Weights { store: 4, row: 3 }
         } else {
             Weights { store: 4, row: 1 }
@@ -37,28 +42,26 @@ impl Weights {
     }
 }
 
-/// The static value of `game` for `side`: weighted stores and rows, mine
-/// minus the opponent's. Finished games get [`terminal`] scores.
-#[must_use]
-pub fn evaluate(game: &Game, side: Side) -> i32 {
-    if let Some(outcome) = game.outcome() {
-        return terminal(&outcome, side, 0);
+impl Weights {
+    /// The static value of `pos` for `side`: weighted stores and rows, mine
+    /// minus the opponent's.
+    #[must_use]
+    pub fn evaluate(self, pos: &Position, side: Side) -> i32 {
+        let value =
+            |s: Side| self.store * i32::from(pos.store(s)) + self.row * pos.row_seeds(s) as i32;
+        value(side) - value(side.opposite())
     }
-    let w = Weights::for_game(game);
-    let pos = game.position();
-    let value = |s: Side| w.store * i32::from(pos.store(s)) + w.row * pos.row_seeds(s) as i32;
-    value(side) - value(side.opposite())
 }
 
-/// The score of a finished game for `side`, `ply` moves from the search root:
-/// wins above every evaluation (sooner and by more is better), losses below,
-/// draws zero.
+/// The score of a game that ended with `score` (South's, North's), for
+/// `side`, `ply` moves from the search root: wins above every evaluation
+/// (sooner and by more is better), losses below, draws zero.
 #[must_use]
-pub fn terminal(outcome: &Outcome, side: Side, ply: u32) -> i32 {
-    let diff = outcome.score[side.index()] as i32 - outcome.score[side.opposite().index()] as i32;
-    match outcome.winner {
-        None => 0,
-        Some(w) if w == side => WIN + diff - ply as i32,
-        Some(_) => -WIN + diff + ply as i32,
+pub fn terminal(score: [u32; 2], side: Side, ply: u32) -> i32 {
+    let diff = score[side.index()] as i32 - score[side.opposite().index()] as i32;
+    match diff.signum() {
+        0 => 0,
+        1 => WIN + diff - ply as i32,
+        _ => -WIN + diff + ply as i32,
     }
 }

@@ -44,7 +44,7 @@ pub trait Player: fmt::Debug + Send {
     fn choose(&mut self, game: &Game) -> Option<Move>;
 
     /// The player and its settings as a record tag writes them, e.g.
-    /// `alphabeta depth=7`, `mcts playouts=2000`, `random`. It parses back
+    /// `alphabeta depth=9`, `mcts playouts=1000`, `random`. It parses back
     /// as a [`PlayerSpec`].
     fn name(&self) -> String;
 

@@ -61,7 +61,7 @@ impl Default for MctsConfig {
 }
 
 impl fmt::Display for MctsConfig {
-    /// `mcts playouts=2000`, `mcts ms=200`, `mcts playouts=5000 ms=200`.
+    /// `mcts playouts=1000`, `mcts ms=200`, `mcts playouts=5000 ms=200`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("mcts")?;
         if self.playouts_given {
@@ -74,7 +74,8 @@ impl fmt::Display for MctsConfig {
     }
 }
 
-/// UCT exploration constant for win/draw/loss rewards in `[0, 1]`.
+/// UCT exploration constant for rewards in `[0, 1]`. 0.5, 1.0 and 1.4 won
+/// the same share of 400 Olinda Keliya games against random players.
 const EXPLORATION: f64 = 1.0;
 
 /// A playout longer than this stops and is scored on holdings: with
@@ -200,7 +201,10 @@ impl Mcts {
     /// Olowuka, scores 1 for a win, ½ for a draw, 0 for a loss. A playout in
     /// a match of rounds stops at the end of the round, and scores South's
     /// share of the seeds: winning a round narrowly is not winning the match,
-    /// and a player who only wins rounds narrowly never ends the match.
+    /// and a player who only wins rounds narrowly never ends the match (with
+    /// win/loss rewards, Rio Kadalis games against random players lasted 380
+    /// plies instead of 60). The share does worse in the single games: 98.8%
+    /// instead of 99.8% won against random players in Olinda Keliya.
     fn reward_south(&mut self, game: &Game) -> f64 {
         let by_winner = |winner: Option<Side>| match winner {
             None => 0.5,

@@ -73,7 +73,7 @@ impl PlayerSpec {
 
 impl fmt::Display for PlayerSpec {
     /// The record-tag form: name and effective settings separated by spaces,
-    /// e.g. `alphabeta depth=7`, `mcts playouts=2000`, `random`.
+    /// e.g. `alphabeta depth=9`, `mcts playouts=1000`, `random`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
             PlayerKind::Random | PlayerKind::Greedy => f.write_str(self.name())?,
@@ -231,7 +231,7 @@ mod tests {
         for (input, tag) in [
             ("random", "random"),
             ("greedy", "greedy"),
-            ("alphabeta", "alphabeta depth=7"),
+            ("alphabeta", "alphabeta depth=9"),
             ("alphabeta:depth=8", "alphabeta depth=8"),
             ("alphabeta:ms=200", "alphabeta ms=200"),
             ("alphabeta:depth=8,ms=200", "alphabeta depth=8 ms=200"),

@@ -238,3 +238,34 @@ fn time_budgets_still_give_legal_moves() {
         }
     }
 }
+
+#[test]
+fn searching_players_beat_random_ones() {
+    // A smoke test of strength (STRENGTH.md has the real numbers): a few
+    // seeded games per game at small budgets, half of them as North.
+    for id in GameId::ALL {
+        let rules = Rules::standard(id);
+        for seed in 0..4u64 {
+            for spec in ["alphabeta:depth=3", "mcts:playouts=100"] {
+                let mut engine = spec.parse::<PlayerSpec>().unwrap().build(seed);
+                let mut random = RandomPlayer::new(seed + 100);
+                let engine_side = if seed % 2 == 0 {
+                    Side::South
+                } else {
+                    Side::North
+                };
+                let mut game = start(rules);
+                while game.outcome().is_none() {
+                    let mv = if game.position().to_move() == engine_side {
+                        engine.choose(&game)
+                    } else {
+                        random.choose(&game)
+                    };
+                    game.play(mv.unwrap()).unwrap();
+                }
+                let outcome = game.outcome().unwrap();
+                assert_eq!(outcome.winner, Some(engine_side), "{id} {spec} seed {seed}");
+            }
+        }
+    }
+}
