@@ -171,10 +171,10 @@ fn from_tt(score: i32, ply: u32) -> i32 {
 /// The alpha-beta player.
 ///
 /// The transposition table is kept from move to move (it is cleared when
-/// the rules change), so a player's moves depend on the moves it was asked
-/// for before: the same seed and the same sequence of calls give the same
-/// moves. The seed only shuffles root moves, which decides between moves
-/// of equal value.
+/// the rules or the side to move at the root change), so a player's moves
+/// depend on the moves it was asked for before: the same seed and the same
+/// sequence of calls give the same moves. The seed only shuffles root moves,
+/// which decides between moves of equal value.
 #[derive(Debug)]
 pub struct AlphaBeta {
     config: AlphaBetaConfig,
@@ -188,8 +188,6 @@ pub struct AlphaBeta {
     /// an estimate, and a deeper iteration can change it.
     horizon: bool,
     info: Option<SearchInfo>,
-    /// Plies of captures-only search below the depth limit.
-    quiescence: i32,
     /// Repetition keys along the current line, and where its positions
     /// since the last irreversible move start.
     path: Vec<u128>,
@@ -197,9 +195,8 @@ pub struct AlphaBeta {
     /// Evaluation weights: the override if set, else the rules' own.
     weights_override: Option<Weights>,
     weights: Weights,
-    /// The side searching, and what a draw costs it (see [`Self::terminal`]).
+    /// The side searching: draws cost it [`CONTEMPT`].
     root_side: Side,
-    contempt: i32,
 }
 
 impl AlphaBeta {
@@ -224,13 +221,12 @@ impl AlphaBeta {
             stopped: false,
             horizon: false,
             info: None,
-            quiescence: QUIESCENCE,
             path: Vec::new(),
             path_start: 0,
             weights_override: None,
-            weights: Weights::for_rules(Rules::standard(GameId::Olowuka)),
+            // Set from the rules at every search.
+            weights: Weights { store: 4, row: 1 },
             root_side: Side::South,
-            contempt: CONTEMPT,
         }
     }
 
@@ -404,8 +400,8 @@ impl AlphaBeta {
     }
 
     /// The value for `side` of a game, or round, that ended with holdings
-    /// `h`. A match of rounds goes on unless a player cannot refill a hole:
-    /// then the holdings are only an estimate.
+    /// `h`. A match of rounds goes on while both players can refill a hole,
+    /// and the holdings are then only an estimate.
     fn ended_value(&mut self, rules: Rules, h: [u32; 2], side: Side, ply: u32) -> i32 {
         let per = u32::from(rules.seeds_per_hole());
         if rules.plays_rounds() && h.iter().all(|&x| x >= per) {
@@ -423,9 +419,9 @@ impl AlphaBeta {
     fn terminal(&self, score: [u32; 2], side: Side, ply: u32) -> i32 {
         if score[0] == score[1] {
             if side == self.root_side {
-                -self.contempt
+                -CONTEMPT
             } else {
-                self.contempt
+                CONTEMPT
             }
         } else {
             terminal(score, side, ply)
@@ -464,7 +460,7 @@ impl AlphaBeta {
 
     /// The value of `pos` for its side to move, searched `depth` plies deep
     /// and then through captures only (quiescence) down to depth
-    /// `-quiescence`.
+    /// `-QUIESCENCE`.
     fn negamax(&mut self, pos: &Position, depth: i32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes & 255 == 0
@@ -556,7 +552,7 @@ impl AlphaBeta {
             return self.ended_value(rules, holdings(pos), side, ply);
         }
         let stand = self.weights.evaluate(pos, side);
-        if depth <= -self.quiescence || stand >= beta {
+        if depth <= -QUIESCENCE || stand >= beta {
             return stand;
         }
         alpha = alpha.max(stand);
@@ -568,9 +564,11 @@ impl AlphaBeta {
         let kids = &mut kids[..n];
         kids.sort_by_key(|c| -c.gain);
         let mut best = stand;
+        // Captures, and moves that end the game or round (their value is
+        // exact, and standing pat would miss it).
         for kid in kids.iter() {
             if kid.gain <= 0 && matches!(kid.state, State::Ongoing) {
-                break;
+                continue;
             }
             let v = self.kid_value(kid, side, depth - 1, ply + 1, alpha, beta);
             if self.stopped {
