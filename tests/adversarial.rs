@@ -5,8 +5,8 @@
 //!
 //! Large inputs (a 100 MB line, a million digits, 100,000 games) are made
 //! by the tests themselves; the small ones are fixtures under
-//! `fixtures/adversarial/`. Tests marked `#[ignore = "bug: …"]` assert the
-//! correct behaviour of a bug that is still open.
+//! `fixtures/adversarial/`. A test of a bug still open is marked
+//! `#[ignore = "bug: …"]` and asserts the correct behaviour.
 
 mod common;
 
@@ -411,7 +411,7 @@ fn a_repetition_draw_record_is_valid() {
 }
 
 // ---------------------------------------------------------------------------
-// Open bugs: each test asserts the correct behaviour.
+// Bugs these tests found (fixed since): each asserts the correct behaviour.
 
 #[test]
 fn a_match_at_round_65535_does_not_overflow() {

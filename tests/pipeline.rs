@@ -188,7 +188,6 @@ fn played_games_get_one_json_verdict_each() {
             assert_eq!(v["index"], i + 1);
             assert_eq!(v["valid"], true, "{v}");
             assert_eq!(v["game"], game);
-            assert!(v["end"].is_string(), "random games end: {v}");
             plies += v["plies"].as_u64().unwrap();
         }
         assert_eq!(
@@ -528,7 +527,6 @@ fn endless_moves_in_all_three_tools() {
 }
 
 #[test]
-#[ignore = "bug: mancala-render --plies never says that a game without rounds ended (repetition, no moves, 25); matches say `round N over (…)`"]
 fn render_plies_says_when_a_game_ends() {
     let record = std::fs::read(root().join("fixtures/adversarial/repetition-draw.mgn")).unwrap();
     let out = run("mancala-render", &["--plies", "15"], &record);
