@@ -131,12 +131,15 @@ fn guarded(f: impl FnOnce() -> Check) -> Check {
 /// Bugs already reported, each as `("the ignored test that asserts the
 /// correct behaviour", a matcher of its findings)`: they are counted and
 /// listed but do not fail the run. Remove an entry when its bug is fixed.
-/// (Empty: the bugs the first hour of fuzzing found are fixed, and their
-/// tests in `tests/adversarial.rs` run.)
+/// (The bugs the first hour of fuzzing found are fixed, and their tests in
+/// `tests/adversarial.rs` run.)
 /// Whether a finding is a given known bug.
 type Matches = fn(&Fail) -> bool;
 
-const KNOWN: &[(&str, Matches)] = &[];
+const KNOWN: &[(&str, Matches)] = &[(
+    "adversarial::a_byte_order_mark_split_across_reads_is_skipped",
+    |f| f.key == "reader: games depend on the read buffer's size (a byte-order mark?)",
+)];
 
 pub fn known(fail: &Fail) -> Option<&'static str> {
     KNOWN.iter().find(|(_, is)| is(fail)).map(|(test, _)| *test)
@@ -685,7 +688,11 @@ pub fn check_bytes(data: &[u8], rng: &mut Rng) -> Check {
             .collect();
         if small != games {
             return fail(
-                "reader: games depend on the read buffer's size",
+                if data.starts_with(&BOM[..1]) {
+                    "reader: games depend on the read buffer's size (a byte-order mark?)"
+                } else {
+                    "reader: games depend on the read buffer's size"
+                },
                 format!(
                     "capacity {capacity}: {} games instead of {}",
                     small.len(),
