@@ -262,11 +262,14 @@ fn a_million_digit_number_in_a_set_up() {
 #[test]
 fn seed_counts_that_overflow_integer_types() {
     let file = "fixtures/adversarial/overflow.mgn";
+    // Rounds are counted in u32: a set-up at round 65536 is a position like
+    // any other (game 8).
     let mut expected = vec![false; 10];
+    expected[7] = true;
     expected.push(true);
     let verdicts = check_verdicts(file, &expected);
-    for v in &verdicts[..10] {
-        assert!(!first_error(v).is_empty());
+    for (i, v) in verdicts[..10].iter().enumerate() {
+        assert_eq!(first_error(v).is_empty(), i == 7);
     }
     insta::assert_snapshot!(all_tools(file));
 }
@@ -424,8 +427,9 @@ fn a_match_at_round_65535_does_not_overflow() {
     let verdicts = verdicts(&out);
     assert_eq!(verdicts.len(), 2, "{}", out.snapshot());
     assert_eq!(verdicts[1]["valid"], true);
-    // Round 65536 cannot be played: a clear error, not round 0.
-    assert_eq!(verdicts[0]["valid"], false, "{}", out.snapshot());
+    // Rounds are counted in u32: round 65536 simply begins (not round 0).
+    assert_eq!(verdicts[0]["valid"], true, "{}", out.snapshot());
+    assert!(out.stdout.contains("round=65536"), "{}", out.snapshot());
     assert!(!out.stdout.contains("round=0"), "{}", out.snapshot());
 }
 
@@ -510,7 +514,6 @@ fn error_messages_quote_long_input_shortened() {
 }
 
 #[test]
-#[ignore = "bug: a byte-order mark that arrives in two reads (a pipe, a small buffer) is read as text"]
 fn a_byte_order_mark_split_across_reads_is_skipped() {
     use mancala_notation::Reader;
 

@@ -136,10 +136,7 @@ fn guarded(f: impl FnOnce() -> Check) -> Check {
 /// Whether a finding is a given known bug.
 type Matches = fn(&Fail) -> bool;
 
-const KNOWN: &[(&str, Matches)] = &[(
-    "adversarial::a_byte_order_mark_split_across_reads_is_skipped",
-    |f| f.key == "reader: games depend on the read buffer's size (a byte-order mark?)",
-)];
+const KNOWN: &[(&str, Matches)] = &[];
 
 pub fn known(fail: &Fail) -> Option<&'static str> {
     KNOWN.iter().find(|(_, is)| is(fail)).map(|(test, _)| *test)

@@ -123,7 +123,7 @@ pub fn rounds_begun(report: &PlayReport) -> impl Iterator<Item = u32> + '_ {
         .iter()
         .enumerate()
         .filter(move |(i, _)| !(last_ends_match && *i + 1 == n))
-        .map(|(_, end)| u32::from(end.round) + 1)
+        .map(|(_, end)| end.round.saturating_add(1))
 }
 
 /// Replays `parsed`, calling `on_ply` after every legal move, and checks

@@ -317,7 +317,7 @@ impl Tool<'_> {
                 // stops here, unfinished, and says why.
                 Err(
                     e @ PlayError {
-                        kind: PlayErrorKind::Undecided { .. } | PlayErrorKind::RoundLimit,
+                        kind: PlayErrorKind::Undecided { .. },
                         ..
                     },
                 ) => {

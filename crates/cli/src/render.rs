@@ -174,7 +174,7 @@ fn round_frames(
             "round {} over ({}): south {} - north {}, {winner}",
             end.round, end.reason, end.holdings[0], end.holdings[1]
         ));
-        let next = end.round + 1;
+        let next = end.round.saturating_add(1);
         if i + 1 < ends.len() {
             // Another end follows: the next round could not even start.
             notes.push(format!("round {next} begins and ends without a move"));
@@ -206,6 +206,7 @@ fn outcome_line(record_result: GameResult, replay: &check::Replay) -> String {
         Some(o) => game_over_line(&o),
         None => match record_result {
             GameResult::Unfinished if replay.plies == 0 => "the starting position".to_owned(),
+            GameResult::Unfinished if replay.plies == 1 => "unfinished after 1 ply".to_owned(),
             GameResult::Unfinished => format!("unfinished after {} plies", replay.plies),
             GameResult::Score(..) => String::new(),
         },
@@ -247,7 +248,7 @@ fn frames_of(
                 }
             }
             Selection::Plies { plies, rounds } => {
-                let round = usize::from(ply.before.round());
+                let round = ply.before.round() as usize;
                 let (mut notes, begun) = round_frames(
                     &ply.report.round_ends,
                     ply.after,
@@ -267,7 +268,7 @@ fn frames_of(
                 }
                 // A new round's refilled board belongs to that round, shown
                 // with the plies around it.
-                let next_round = usize::from(ply.after.round());
+                let next_round = ply.after.round() as usize;
                 let near = plies.contains(&ply.number) || plies.contains(&(ply.number + 1));
                 if near && rounds.contains(&next_round) {
                     frames.extend(begun);
@@ -335,7 +336,7 @@ fn frames_of(
             frames = lap_frames(&before, mv, max_laps).map_err(|e| e.to_string())?;
         }
         Selection::Plies { .. } if frames.is_empty() => {
-            let rounds = usize::from(game.position().round());
+            let rounds = game.position().round() as usize;
             return Err(if replay.rules.is_some_and(|r| r.game().has_rounds()) {
                 format!(
                     "nothing in the plies and rounds asked for: the game has {} plies in {rounds} rounds",

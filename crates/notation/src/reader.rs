@@ -121,6 +121,8 @@ pub struct Reader<R> {
     done: bool,
     /// Inside a `{…}` comment that runs on over lines of the current game.
     in_comment: bool,
+    /// The start of a byte-order mark that was not one, read again first.
+    given_back: Vec<u8>,
 }
 
 impl std::fmt::Debug for Line {
@@ -146,22 +148,34 @@ impl<R: BufRead> Reader<R> {
             pending: None,
             done: false,
             in_comment: false,
+            given_back: Vec::new(),
         }
     }
 
     /// A UTF-8 byte-order mark at the start of the stream is not text.
+    /// Its bytes may come in separate reads, so they are taken one at a
+    /// time; bytes that turn out not to be a mark are given back.
     fn skip_byte_order_mark(&mut self) -> io::Result<()> {
         const BOM: &[u8] = b"\xEF\xBB\xBF";
-        let start = loop {
-            match self.inner.fill_buf() {
-                Ok(buf) => break buf,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+        let mut seen = Vec::new();
+        while seen.len() < BOM.len() {
+            let buf = match self.inner.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
+            };
+            match buf.first() {
+                Some(&b) if b == BOM[seen.len()] => {
+                    seen.push(b);
+                    self.inner.consume(1);
+                }
+                _ => break,
             }
-        };
-        if start.starts_with(BOM) {
-            self.inner.consume(BOM.len());
+        }
+        if seen.len() == BOM.len() {
             self.offset = BOM.len() as u64;
+        } else {
+            self.given_back = seen;
         }
         Ok(())
     }
@@ -183,10 +197,15 @@ impl<R: BufRead> Reader<R> {
         // `GAME_TAG`'s length.
         let mut lead: Vec<u8> = Vec::with_capacity(GAME_TAG.len());
         loop {
-            let available = match self.inner.fill_buf() {
-                Ok(buf) => buf,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
+            let from_given_back = !self.given_back.is_empty();
+            let available = if from_given_back {
+                &self.given_back[..]
+            } else {
+                match self.inner.fill_buf() {
+                    Ok(buf) => buf,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(e),
+                }
             };
             if available.is_empty() {
                 break;
@@ -214,7 +233,11 @@ impl<R: BufRead> Reader<R> {
             line.bytes.extend_from_slice(&chunk[..keep]);
             let used = chunk.len();
             line.len += used as u64;
-            self.inner.consume(used);
+            if from_given_back {
+                self.given_back.drain(..used);
+            } else {
+                self.inner.consume(used);
+            }
             if ends_line {
                 break;
             }
@@ -419,5 +442,22 @@ mod tests {
                 .contains("missing result")
         );
         assert!(games[1].parse().is_ok());
+    }
+
+    #[test]
+    fn the_mark_is_found_whatever_the_reads() {
+        let text = b"\xEF\xBB\xBF[Game \"olowuka\"]\n\nD *\n";
+        for capacity in 1..5 {
+            let games: Vec<GameText> =
+                Reader::new(std::io::BufReader::with_capacity(capacity, &text[..]))
+                    .map(Result::unwrap)
+                    .collect();
+            assert_eq!(games.len(), 1);
+            assert_eq!(games[0].offset, 3);
+            assert!(games[0].parse().is_ok());
+        }
+        // Two bytes of a mark and then something else are text.
+        let games = games(b"\xEF\xBBx\n", 100);
+        assert_eq!(games[0].bytes, b"\xEF\xBBx\n");
     }
 }

@@ -84,7 +84,7 @@ pub struct Outcome {
 /// The end of one round of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundEnd {
-    pub round: u16,
+    pub round: u32,
     pub reason: EndReason,
     /// Holdings at the round's end, the rows' seeds taken.
     pub holdings: [u32; 2],
@@ -290,7 +290,7 @@ impl Game {
             self.finish(reason, report);
             return Ok(());
         }
-        if self.position.refill()?.is_some() {
+        if self.position.refill().is_some() {
             self.finish(EndReason::CannotRefill, report);
             return Ok(());
         }

@@ -157,7 +157,7 @@ pub struct Position {
     stores: [u8; 2],
     to_move: Side,
     south_dir: Option<Dir>,
-    round: u16,
+    round: u32,
     round_starter: Side,
 }
 
@@ -203,8 +203,7 @@ impl Position {
             stores: [setup.stores[0] as u8, setup.stores[1] as u8],
             to_move,
             south_dir: setup.south_dir,
-            round: setup.round as u16,
-            // Only matches have a starter to alternate; elsewhere it stays
+            round: setup.round, // Only matches have a starter to alternate; elsewhere it stays
             // South's, as in `Position::new`, so positions compare equal.
             round_starter: if rules.game().has_rounds() {
                 setup.round_starter.unwrap_or(to_move)
@@ -228,7 +227,7 @@ impl Position {
             stores: [u32::from(self.stores[0]), u32::from(self.stores[1])],
             to_move: self.to_move,
             south_dir: self.south_dir,
-            round: u32::from(self.round),
+            round: self.round,
             round_starter: (self.rules.game().has_rounds() && self.round_starter != self.to_move)
                 .then_some(self.round_starter),
         }
@@ -245,7 +244,7 @@ impl Position {
     }
 
     #[must_use]
-    pub const fn round(&self) -> u16 {
+    pub const fn round(&self) -> u32 {
         self.round
     }
 
@@ -612,21 +611,16 @@ impl Position {
 
     /// Refills for the next round. Returns the side that cannot fill a single
     /// hole, if any (the match is then over and nothing changes).
-    pub(crate) fn refill(&mut self) -> Result<Option<Side>, PlayError> {
+    pub(crate) fn refill(&mut self) -> Option<Side> {
         let n = self.rules.holes();
         let per = self.rules.seeds_per_hole();
         if let Some(short) = Side::BOTH
             .into_iter()
             .find(|s| self.stores[s.index()] < per)
         {
-            return Ok(Some(short));
+            return Some(short);
         }
-        if self.round == u16::MAX {
-            return Err(PlayError {
-                kind: PlayErrorKind::RoundLimit,
-                position: *self,
-            });
-        }
+
         self.closed = 0;
         for side in Side::BOTH {
             let base = if side == Side::South { 0 } else { n };
@@ -645,10 +639,12 @@ impl Position {
                 }
             }
         }
-        self.round += 1;
+        // Four billion rounds cannot be played; saturating keeps that
+        // impossible case from overflowing all the same.
+        self.round = self.round.saturating_add(1);
         self.round_starter = self.round_starter.opposite();
         self.to_move = self.round_starter;
-        Ok(None)
+        None
     }
 }
 
@@ -671,8 +667,6 @@ pub enum Played {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayErrorKind {
     GameOver,
-    /// A match would need a round past 65535.
-    RoundLimit,
     NoSuchHole {
         hole: Hole,
         holes: usize,
@@ -715,13 +709,6 @@ impl fmt::Display for PlayErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayErrorKind::GameOver => f.write_str("the game is over"),
-            PlayErrorKind::RoundLimit => {
-                write!(
-                    f,
-                    "the match would go on to round {}, past the last round supported",
-                    u32::from(u16::MAX) + 1
-                )
-            }
             PlayErrorKind::NoSuchHole { hole, holes } => {
                 write!(f, "there is no hole {hole}: rows have {holes} holes")
             }

@@ -126,8 +126,6 @@ impl Setup {
                 round: self.round,
                 game,
             });
-        } else if self.round > u32::from(u16::MAX) {
-            problems.push(SetupProblem::RoundTooLarge { round: self.round });
         }
         problems
     }
@@ -173,9 +171,6 @@ pub enum SetupProblem {
     RoundWithoutRounds {
         round: u32,
         game: GameId,
-    },
-    RoundTooLarge {
-        round: u32,
     },
 }
 
@@ -235,7 +230,6 @@ impl fmt::Display for SetupProblem {
                     "round {round} given, but {game} with these options has a single round"
                 )
             }
-            SetupProblem::RoundTooLarge { round } => write!(f, "round {round} is too large"),
         }
     }
 }

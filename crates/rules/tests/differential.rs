@@ -265,7 +265,7 @@ fn same_state(game: &Game, reference: &RefMatch) -> Result<(), String> {
         ref_board(pos),
         side_index(pos.to_move()),
         setup.south_dir.map(|d| d == mancala_rules::Dir::Ccw),
-        u32::from(pos.round()),
+        pos.round(),
         matches.then(|| side_index(pos.round_starter())),
     );
     let theirs = (
@@ -355,7 +355,7 @@ fn random_game_against_reference(seed: u64, max_plies: usize) -> Result<usize, S
             .iter()
             .zip(&reference.round_ends[round_ends..])
         {
-            if (u32::from(got.round), got.reason.as_str(), got.holdings)
+            if (got.round, got.reason.as_str(), got.holdings)
                 != (want.round, want.reason, want.holdings)
             {
                 return Err(ctx(plies, format!("round end {got:?}, reference {want:?}")));

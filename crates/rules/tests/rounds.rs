@@ -28,7 +28,7 @@ fn start(rules: Rules, setup: &Setup) -> (Game, mancala_rules::PlayReport) {
 }
 
 /// Plays random legal moves until the round `round` is over (or the match).
-fn finish_round(game: &mut Game, round: u16, rng: &mut fastrand::Rng) {
+fn finish_round(game: &mut Game, round: u32, rng: &mut fastrand::Rng) {
     while game.outcome().is_none() && game.position().round() == round {
         let legal = game.position().legal_moves().unwrap();
         let mv = legal.get(rng.usize(..legal.len())).unwrap();

@@ -181,7 +181,7 @@ pub struct Board {
     pub sowing: bool,
     /// South's and North's direction; `None` while still to be chosen.
     pub directions: [Option<Dir>; 2],
-    pub round: u16,
+    pub round: u32,
 }
 
 impl Board {
