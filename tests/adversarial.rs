@@ -11,22 +11,11 @@
 mod common;
 
 use std::io::{Read, Write};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Run, bin, root, run};
+use common::{Run, command, root, run};
 use serde_json::Value;
-
-/// The tools as a user runs them, from the workspace root.
-fn command(name: &str, args: &[&str]) -> Command {
-    let mut command = Command::new(bin(name));
-    command
-        .args(args)
-        .current_dir(root())
-        .env_remove("RUST_BACKTRACE")
-        .env_remove("NO_COLOR");
-    command
-}
 
 /// The NDJSON verdicts of `mancala-validate --format json`.
 fn verdicts(out: &Run) -> Vec<Value> {

@@ -7,22 +7,12 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, ExitStatus, Stdio};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use common::{bin, root, run};
+use common::{command, root, run};
 use serde_json::Value;
-
-fn command(name: &str, args: &[&str]) -> Command {
-    let mut command = Command::new(bin(name));
-    command
-        .args(args)
-        .current_dir(root())
-        .env_remove("RUST_BACKTRACE")
-        .env_remove("NO_COLOR");
-    command
-}
 
 fn read_all(mut from: impl Read + Send + 'static) -> JoinHandle<String> {
     std::thread::spawn(move || {

@@ -38,13 +38,21 @@ impl Run {
     }
 }
 
-/// Runs a tool from the workspace root with `args`, feeding `stdin`.
-pub fn run(name: &str, args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = Command::new(bin(name))
+/// A tool as a user runs it, from the workspace root, with neither the
+/// caller's backtrace setting nor `NO_COLOR`.
+pub fn command(name: &str, args: &[&str]) -> Command {
+    let mut command = Command::new(bin(name));
+    command
         .args(args)
         .current_dir(root())
         .env_remove("RUST_BACKTRACE")
-        .env_remove("NO_COLOR")
+        .env_remove("NO_COLOR");
+    command
+}
+
+/// Runs a tool from the workspace root with `args`, feeding `stdin`.
+pub fn run(name: &str, args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = command(name, args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
