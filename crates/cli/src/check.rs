@@ -51,11 +51,6 @@ pub struct Replay {
 
 impl Replay {
     #[must_use]
-    pub fn is_valid(&self) -> bool {
-        self.problems.is_empty()
-    }
-
-    #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
         self.game.as_ref().and_then(Game::outcome)
     }
