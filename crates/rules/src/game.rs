@@ -207,8 +207,14 @@ impl Game {
                 let twenty_five = rules.game() == GameId::Olowuka
                     && !rules.has(Opt::PlayToEnd)
                     && Side::BOTH.iter().any(|s| position.store(*s) >= 25);
+                for side in Side::BOTH {
+                    report.gained[side.index()] =
+                        u32::from(position.store(side)) - u32::from(before.store(side));
+                }
                 let key = position.repetition_key();
-                let irreversible = position.board_seeds() != before.board_seeds();
+                // Seeds leave the board only into the stores.
+                let irreversible = report.gained != [0, 0];
+                debug_assert_eq!(irreversible, position.board_seeds() != before.board_seeds());
                 let repeats = !rules.has(Opt::NoRepetitionRule)
                     && !irreversible
                     && self.history.iter().filter(|k| **k == key).count() >= 2;
@@ -218,10 +224,6 @@ impl Game {
                     position.first_playable(next)?
                 };
                 let can_move = twenty_five || repeats || playable.is_some();
-                for side in Side::BOTH {
-                    report.gained[side.index()] =
-                        u32::from(position.store(side)) - u32::from(before.store(side));
-                }
                 report.laps = laps;
                 let ending = if twenty_five {
                     Some(EndReason::TwentyFive)

@@ -567,6 +567,15 @@ impl Position {
         first: Option<Move>,
     ) -> Result<Option<(Move, Verdict)>, PlayError> {
         let endless_legal = self.rules.has(Opt::EndlessEndsGame);
+        // The hint usually settles it: one sowing, no candidate list. (A
+        // hint that is not a candidate fails its shape check here.)
+        if let Some(mv) = first
+            && let Ok(verdict) = self.verdict(mv)
+            && (matches!(verdict, Verdict::Finite { .. })
+                || (endless_legal && matches!(verdict, Verdict::Endless { .. })))
+        {
+            return Ok(Some((mv, verdict)));
+        }
         let candidates = self.candidates();
         let first = first.filter(|mv| candidates.contains(*mv));
         let mut undecided = None;

@@ -73,6 +73,16 @@ pub(crate) struct Sower {
     series: bool,
     opposite: bool,
     budget: u64,
+    /// Laps may drop their seeds all at once (see [`Sower::drop_all`]):
+    /// no hole is closed or skipped and no four is taken mid-lap.
+    bulk: bool,
+}
+
+/// `0x01` in each of the first `k` bytes (`k < 16`): one seed in each of
+/// the first `k` holes of a board read as a little-endian `u128`.
+#[inline]
+const fn ones(k: u8) -> u128 {
+    0x0101_0101_0101_0101_0101_0101_0101_0101 & ((1u128 << (8 * k as u32)) - 1)
 }
 
 impl Sower {
@@ -90,6 +100,7 @@ impl Sower {
             GameId::Olowuka => (LapRule::Olowuka, FourRule::None),
             GameId::RioKadalis => (LapRule::RioKadalis, FourRule::Rio),
         };
+        let skip_origin = rules.has(Opt::SkipOrigin);
         Sower {
             n,
             n2: 2 * n,
@@ -98,10 +109,11 @@ impl Sower {
             mover,
             lap_rule,
             four,
-            skip_origin: rules.has(Opt::SkipOrigin),
+            skip_origin,
             series: rules.has(Opt::SeriesCapture),
             opposite: rules.has(Opt::CaptureOpposite),
             budget: u64::from(rules.lap_budget()),
+            bulk: closed == 0 && !skip_origin && four == FourRule::None,
         }
     }
 
@@ -178,15 +190,87 @@ impl Sower {
         });
     }
 
+    /// Drops `seeds` one per hole from the hole after `start` on, all at
+    /// once: a whole turn of the board adds `q` to every hole, the remaining
+    /// `r` seeds one to each of the `r` holes after `start`. Returns the hole
+    /// of the last seed. Only for [`Sower::bulk`] sowers, whose laps depend
+    /// on nothing but the counts; the differential tests check it against
+    /// the seed-by-seed loop, which tracing observers still get.
+    #[inline]
+    fn drop_all(&self, b: &mut Board, start: u8, seeds: u8) -> u8 {
+        let n2 = self.n2;
+        // Laps are mostly shorter than a turn: no division then.
+        let (q, r) = if seeds < n2 {
+            (0, seeds)
+        } else {
+            (seeds / n2, seeds % n2)
+        };
+        let mut v = u128::from_le_bytes(*b);
+        v += ones(n2) * u128::from(q);
+        let last = match self.dir {
+            Dir::Ccw => {
+                // Holes start+1 ..= start+r, wrapping past the last hole.
+                let first = start + 1;
+                v += if start + r < n2 {
+                    ones(r) << (8 * u32::from(first))
+                } else {
+                    (ones(n2 - first) << (8 * u32::from(first))) | ones(start + r + 1 - n2)
+                };
+                if start + r >= n2 {
+                    start + r - n2
+                } else {
+                    start + r
+                }
+            }
+            Dir::Cw => {
+                // Holes start-r ..= start-1, wrapping past hole 0.
+                if start >= r {
+                    v += ones(r) << (8 * u32::from(start - r));
+                    start - r
+                } else {
+                    let over = r - start;
+                    v += ones(start) | (ones(over) << (8 * u32::from(n2 - over)));
+                    n2 - over
+                }
+            }
+        };
+        *b = v.to_le_bytes();
+        last
+    }
+
     /// Sows one lap lifting hole `start`, then decides what follows.
     #[inline]
     fn lap<O: Observer>(&self, b: &mut Board, st: &mut [u8; 2], start: u8, obs: &mut O) -> Step {
-        let mut seeds = b[start as usize];
+        let seeds = b[start as usize];
         b[start as usize] = 0;
         obs.lap_start(self.hole(start), seeds);
         // Holes emptied during this lap (Rio Kadalis counts a last stone in
         // one of them as falling into an empty hole).
         let mut emptied: u16 = 1 << start;
+        let last = if self.bulk && !O::RECORDS {
+            self.drop_all(b, start, seeds)
+        } else {
+            match self.drop_each(b, st, start, seeds, &mut emptied, obs) {
+                Some(last) => last,
+                None => return Step::End,
+            }
+        };
+        self.decide(b, st, last, emptied, obs)
+    }
+
+    /// Drops the seeds of a lap one by one, taking fours as they are made.
+    /// Returns the hole of the last seed, or `None` when the lap ended the
+    /// move on its own (Rio Kadalis's binikh).
+    #[inline]
+    fn drop_each<O: Observer>(
+        &self,
+        b: &mut Board,
+        st: &mut [u8; 2],
+        start: u8,
+        mut seeds: u8,
+        emptied: &mut u16,
+        obs: &mut O,
+    ) -> Option<u8> {
         let skip = self.skip_origin && self.next(start) != start;
         let mut pos = start;
         while seeds > 0 {
@@ -214,15 +298,27 @@ impl Sower {
                         if seeds == 0 {
                             self.take(b, st, pos, self.mover, CaptureKind::Binikh, obs);
                             self.end(pos, LapEnd::Binikh(self.hole(pos)), b, st, obs);
-                            return Step::End;
+                            return None;
                         }
                         self.take(b, st, pos, self.owner(pos), CaptureKind::FourToOwner, obs);
-                        emptied |= 1 << pos;
+                        *emptied |= 1 << pos;
                     }
                 }
             }
         }
-        let last = pos;
+        Some(pos)
+    }
+
+    /// What follows a lap whose last seed fell in `last`.
+    #[inline]
+    fn decide<O: Observer>(
+        &self,
+        b: &mut Board,
+        st: &mut [u8; 2],
+        last: u8,
+        emptied: u16,
+        obs: &mut O,
+    ) -> Step {
         match self.lap_rule {
             LapRule::NextHole => {
                 let after = self.next(last);
