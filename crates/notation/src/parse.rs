@@ -4,11 +4,9 @@
 use std::ops::Range;
 
 use mancala_rules::{Dir, EndReason, GameId, Hole, Move, Options, Setup, Side, shorten};
-use nom::branch::alt;
-use nom::bytes::complete::{tag, take_while, take_while1};
-use nom::character::complete::{char, digit1, satisfy};
-use nom::combinator::{opt, recognize};
-use nom::sequence::preceded;
+use nom::bytes::complete::{take_while, take_while1};
+use nom::character::complete::satisfy;
+use nom::combinator::recognize;
 use nom::{IResult, Parser};
 
 use crate::error::ParseError;
@@ -38,9 +36,9 @@ struct GameParser<'a> {
 
 /// Characters that may end a token: whitespace, a comment's brace, or the end.
 fn at_boundary(rest: &str) -> bool {
-    rest.chars()
-        .next()
-        .is_none_or(|c| c.is_ascii_whitespace() || c == '{')
+    rest.as_bytes()
+        .first()
+        .is_none_or(|&b| b.is_ascii_whitespace() || b == b'{')
 }
 
 fn digits_u32(text: &str, what: &str, at: Range<usize>) -> Result<u32, ParseError> {
@@ -64,27 +62,72 @@ fn tag_name(i: &str) -> PResult<'_, &str> {
     .parse(i)
 }
 
-fn move_token(i: &str) -> PResult<'_, (char, Option<Dir>, Option<&str>)> {
-    let (i, label) = satisfy(|c| c.is_ascii_alphabetic()).parse(i)?;
-    let (i, dir) = opt(preceded(char(':'), alt((tag("ccw"), tag("cw"))))).parse(i)?;
-    let (i, captured) = opt(preceded(char('+'), digit1)).parse(i)?;
-    let dir = dir.map(|d| if d == "ccw" { Dir::Ccw } else { Dir::Cw });
-    Ok((i, (label, dir, captured)))
+// The movetext's tokens are nom parsers written by hand over bytes: they
+// run once per ply, and nom's generic `char` combinators cost several times
+// more there. The caller turns a failed match into a located message.
+
+fn no_match(i: &str) -> nom::Err<nom::error::Error<&str>> {
+    nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Verify))
 }
 
+/// One or more ASCII digits.
+fn digits(i: &str) -> PResult<'_, &str> {
+    let n = i.bytes().take_while(u8::is_ascii_digit).count();
+    if n == 0 {
+        return Err(no_match(i));
+    }
+    Ok((&i[n..], &i[..n]))
+}
+
+/// `E`, `e`, `E:ccw`, `E:cw`, each optionally followed by `+N`.
+fn move_token(i: &str) -> PResult<'_, (Hole, Option<Dir>, Option<&str>)> {
+    let bytes = i.as_bytes();
+    let Some(hole) = bytes.first().and_then(|&b| Hole::from_label(char::from(b))) else {
+        return Err(no_match(i));
+    };
+    let (dir, mut at) = match &bytes[1..] {
+        [b':', b'c', b'c', b'w', ..] => (Some(Dir::Ccw), 5),
+        [b':', b'c', b'w', ..] => (Some(Dir::Cw), 4),
+        _ => (None, 1),
+    };
+    let mut captured = None;
+    if bytes.get(at) == Some(&b'+')
+        && let Ok((_, count)) = digits(&i[at + 1..])
+    {
+        captured = Some(count);
+        at += 1 + count.len();
+    }
+    Ok((&i[at..], (hole, dir, captured)))
+}
+
+/// `12.` or `12...`.
 fn move_number(i: &str) -> PResult<'_, &str> {
-    recognize((digit1, char('.'), opt(tag("..")))).parse(i)
+    let (rest, number) = digits(i)?;
+    let dots = match rest.as_bytes() {
+        [b'.', b'.', b'.', ..] => 3,
+        [b'.', ..] => 1,
+        _ => return Err(no_match(rest)),
+    };
+    let len = number.len() + dots;
+    Ok((&i[len..], &i[..len]))
 }
 
+/// `30-18`: South's and North's digits.
 fn score(i: &str) -> PResult<'_, (&str, &str)> {
-    let (i, south) = digit1(i)?;
-    let (i, _) = char('-').parse(i)?;
-    let (i, north) = digit1(i)?;
-    Ok((i, (south, north)))
+    let (rest, south) = digits(i)?;
+    let Some(rest) = rest.strip_prefix('-') else {
+        return Err(no_match(rest));
+    };
+    let (rest, north) = digits(rest)?;
+    Ok((rest, (south, north)))
 }
 
+/// `R2`: the digits.
 fn round_marker(i: &str) -> PResult<'_, &str> {
-    preceded(char('R'), digit1).parse(i)
+    match i.strip_prefix('R') {
+        Some(rest) => digits(rest),
+        None => Err(no_match(i)),
+    }
 }
 
 impl<'a> GameParser<'a> {
@@ -97,9 +140,12 @@ impl<'a> GameParser<'a> {
     }
 
     fn skip_ws(&mut self) {
-        self.rest = self
+        let blank = self
             .rest
-            .trim_start_matches(|c: char| c.is_ascii_whitespace());
+            .bytes()
+            .take_while(u8::is_ascii_whitespace)
+            .count();
+        self.rest = &self.rest[blank..];
     }
 
     /// The span of the token starting here (up to the next boundary).
@@ -267,7 +313,7 @@ impl<'a> GameParser<'a> {
         loop {
             self.skip_ws();
             let start = self.pos();
-            let Some(first) = self.rest.chars().next() else {
+            let Some(&first) = self.rest.as_bytes().first() else {
                 // Point just after the game's last token, not at the next line.
                 let end = self
                     .full
@@ -279,7 +325,7 @@ impl<'a> GameParser<'a> {
                 ));
             };
             match first {
-                '{' => {
+                b'{' => {
                     let Some(close) = self.rest.find('}') else {
                         let line_end = self.rest.find('\n').map_or(self.full.len(), |i| start + i);
                         return Err(ParseError::new(
@@ -297,11 +343,11 @@ impl<'a> GameParser<'a> {
                     self.rest = &self.rest[close + 1..];
                     continue;
                 }
-                '*' => {
+                b'*' => {
                     self.rest = &self.rest[1..];
                     return self.finish(items, spans, GameResult::Unfinished, start..start + 1);
                 }
-                '[' => {
+                b'[' => {
                     return Err(ParseError::new(
                         self.token_span(),
                         "a tag must start its own line, before the movetext",
@@ -327,7 +373,7 @@ impl<'a> GameParser<'a> {
                 self.rest = rest;
                 continue;
             }
-            if first == 'R'
+            if first == b'R'
                 && let Ok((rest, digits)) = round_marker(self.rest)
                 && at_boundary(rest)
             {
@@ -344,10 +390,9 @@ impl<'a> GameParser<'a> {
                 continue;
             }
             if first.is_ascii_alphabetic()
-                && let Ok((rest, (label, dir, captured))) = move_token(self.rest)
+                && let Ok((rest, (hole, dir, captured))) = move_token(self.rest)
                 && at_boundary(rest)
             {
-                let hole = Hole::from_label(label).unwrap_or(Hole::new(Side::South, 0));
                 let captured = match captured {
                     Some(d) => {
                         let at = self.pos_of(rest) - d.len();

@@ -11,6 +11,9 @@ use crate::record::ParsedGame;
 /// memory (natural games are a few kilobytes).
 pub const DEFAULT_MAX_GAME_BYTES: usize = 4 << 20;
 
+/// At most this much is reserved for a game before its bytes arrive.
+const RESERVE_CAP: usize = 64 << 10;
+
 /// The text of one game as cut from a stream, with where it stands there.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameText {
@@ -94,9 +97,11 @@ impl GameText {
     }
 }
 
-/// One physical line as read: kept bytes plus what kind of line it is.
+/// What kind of line the reader's line buffer holds. Its kept bytes stay
+/// in [`Reader::line`], reused from line to line.
+#[derive(Debug)]
 struct Line {
-    bytes: Vec<u8>,
+    /// The line's whole length, kept or not.
     len: u64,
     /// Its first non-blank character is `[`.
     is_tag: bool,
@@ -123,14 +128,10 @@ pub struct Reader<R> {
     in_comment: bool,
     /// The start of a byte-order mark that was not one, read again first.
     given_back: Vec<u8>,
-}
-
-impl std::fmt::Debug for Line {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Line")
-            .field("len", &self.len)
-            .finish_non_exhaustive()
-    }
+    /// The last line read (the pending one, between games).
+    line: Vec<u8>,
+    /// The last game's length: room to reserve for the next, up to a cap.
+    last_game_len: usize,
 }
 
 impl<R: BufRead> Reader<R> {
@@ -149,6 +150,8 @@ impl<R: BufRead> Reader<R> {
             done: false,
             in_comment: false,
             given_back: Vec::new(),
+            line: Vec::new(),
+            last_game_len: 0,
         }
     }
 
@@ -185,8 +188,8 @@ impl<R: BufRead> Reader<R> {
     /// reads split it; outside tag lines, comments are followed across lines.
     fn read_line(&mut self, room: usize) -> io::Result<Option<Line>> {
         const GAME_TAG: &[u8] = b"[Game ";
+        self.line.clear();
         let mut line = Line {
-            bytes: Vec::new(),
             len: 0,
             is_tag: false,
             is_game_tag: false,
@@ -195,7 +198,8 @@ impl<R: BufRead> Reader<R> {
         };
         // The line's first bytes from its first non-blank one, up to
         // `GAME_TAG`'s length.
-        let mut lead: Vec<u8> = Vec::with_capacity(GAME_TAG.len());
+        let mut lead = [0u8; GAME_TAG.len()];
+        let mut lead_len = 0;
         loop {
             let from_given_back = !self.given_back.is_empty();
             let available = if from_given_back {
@@ -222,15 +226,16 @@ impl<R: BufRead> Reader<R> {
                     line.is_tag = first == b'[';
                 }
             }
-            if !line.is_blank && lead.len() < GAME_TAG.len() {
-                let take = rest.len().min(GAME_TAG.len() - lead.len());
-                lead.extend_from_slice(&rest[..take]);
+            if !line.is_blank && lead_len < GAME_TAG.len() {
+                let take = rest.len().min(GAME_TAG.len() - lead_len);
+                lead[lead_len..lead_len + take].copy_from_slice(&rest[..take]);
+                lead_len += take;
             }
             if !line.is_blank && !line.is_tag {
                 scan_movetext(rest, &mut self.in_comment, &mut line.has_content);
             }
-            let keep = chunk.len().min(room.saturating_sub(line.bytes.len()));
-            line.bytes.extend_from_slice(&chunk[..keep]);
+            let keep = chunk.len().min(room.saturating_sub(self.line.len()));
+            self.line.extend_from_slice(&chunk[..keep]);
             let used = chunk.len();
             line.len += used as u64;
             if from_given_back {
@@ -242,7 +247,7 @@ impl<R: BufRead> Reader<R> {
                 break;
             }
         }
-        line.is_game_tag = lead == GAME_TAG;
+        line.is_game_tag = lead[..lead_len] == *GAME_TAG;
         Ok((line.len > 0).then_some(line))
     }
 
@@ -254,8 +259,10 @@ impl<R: BufRead> Reader<R> {
             if self.done {
                 return Ok(None);
             }
+            // Games in one stream are much alike: reserving the last one's
+            // length saves growing the buffer line by line.
             let mut game = GameText {
-                bytes: Vec::new(),
+                bytes: Vec::with_capacity(self.last_game_len.min(RESERVE_CAP)),
                 first_line: self.next_line,
                 offset: self.offset,
                 len: 0,
@@ -293,27 +300,27 @@ impl<R: BufRead> Reader<R> {
                     // to no game: they neither start it nor count against
                     // its size limit.
                     if !comment_open {
-                        game = GameText {
-                            bytes: Vec::new(),
-                            first_line: self.next_line,
-                            offset: self.offset,
-                            len: 0,
-                        };
+                        game.bytes.clear();
+                        game.first_line = self.next_line;
+                        game.offset = self.offset;
+                        game.len = 0;
                     }
                 }
                 self.push(&mut game, line);
             }
             // An unclosed `{` is kept as a game, so that it is reported.
             if content || self.in_comment {
+                self.last_game_len = game.bytes.len();
                 return Ok(Some(game));
             }
         }
     }
 
+    /// Appends the line just read (or the pending one) to `game`.
     fn push(&mut self, game: &mut GameText, line: Line) {
         let room = self.max_game_bytes.saturating_sub(game.bytes.len());
-        let keep = line.bytes.len().min(room);
-        game.bytes.extend_from_slice(&line.bytes[..keep]);
+        let keep = self.line.len().min(room);
+        game.bytes.extend_from_slice(&self.line[..keep]);
         game.len += line.len;
         self.offset += line.len;
         // Every line but possibly the stream's last ends with '\n'.
