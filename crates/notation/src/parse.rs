@@ -1,6 +1,7 @@
 //! The nom parser. nom stays inside this module: the public API speaks in
 //! [`Record`], [`ParsedGame`] and [`ParseError`] only.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use mancala_rules::{Dir, EndReason, GameId, Hole, Move, Options, Setup, Side, shorten};
@@ -13,6 +14,9 @@ use crate::error::ParseError;
 use crate::record::{GameResult, Item, ParsedGame, Record, Spans, Tag};
 
 type PResult<'a, T> = IResult<&'a str, T>;
+
+/// A tag line: name, unescaped value, the line's span and the value's.
+type TagLine<'a> = (&'a str, Cow<'a, str>, Range<usize>, Range<usize>);
 
 /// Parses the text of one game (as split by [`crate::Reader`]).
 pub fn parse_game(text: &str) -> Result<ParsedGame, ParseError> {
@@ -160,7 +164,7 @@ impl<'a> GameParser<'a> {
 
     fn game(mut self) -> Result<ParsedGame, ParseError> {
         let mut spans = Spans::default();
-        let mut tags: Vec<(String, String, Range<usize>, Range<usize>)> = Vec::new();
+        let mut tags: Vec<TagLine<'a>> = Vec::with_capacity(12);
         self.skip_ws();
         let header_start = self.pos();
         while self.rest.starts_with('[') {
@@ -168,7 +172,7 @@ impl<'a> GameParser<'a> {
             if tags.iter().any(|(n, ..)| *n == name) {
                 return Err(ParseError::new(
                     line,
-                    format!("tag `{}` given twice", shorten(&name)),
+                    format!("tag `{}` given twice", shorten(name)),
                 ));
             }
             tags.push((name, value, line, value_span));
@@ -180,11 +184,12 @@ impl<'a> GameParser<'a> {
         spans.result = result_span.clone();
 
         let mut record = Record::new(GameId::Olowuka);
+        spans.tags.reserve_exact(tags.len());
         let mut game = None;
         let mut result_tag = None;
         for (name, value, line, value_span) in tags {
             let err = |message: String| ParseError::new(value_span.clone(), message);
-            match name.as_str() {
+            match name {
                 "Game" => game = Some(value.parse::<GameId>().map_err(|e| err(e.to_string()))?),
                 "Options" => {
                     record.options = value.parse::<Options>().map_err(|e| err(e.to_string()))?
@@ -203,14 +208,14 @@ impl<'a> GameParser<'a> {
                     record.termination = Some(value.parse::<EndReason>().map_err(err)?)
                 }
                 other => match record.tags.get_mut(other) {
-                    Some(slot) => *slot = Some(value),
+                    Some(slot) => *slot = Some(value.into_owned()),
                     None => record.extra.push(Tag {
                         name: other.to_owned(),
-                        value,
+                        value: value.into_owned(),
                     }),
                 },
             }
-            spans.tags.push((name, line));
+            spans.tags.push((name.to_owned(), line));
         }
         record.game = game.ok_or_else(|| {
             ParseError::new(
@@ -233,9 +238,8 @@ impl<'a> GameParser<'a> {
 
     /// `[Name "value"]`, returning the name, the unescaped value, the span of
     /// the whole tag and the span of the value inside the quotes.
-    fn tag_line(&mut self) -> Result<(String, String, Range<usize>, Range<usize>), ParseError> {
+    fn tag_line(&mut self) -> Result<TagLine<'a>, ParseError> {
         let start = self.pos();
-        let line_end = self.rest.find('\n').map_or(self.full.len(), |i| start + i);
         let after_bracket = &self.rest[1..];
         let (rest, name) = tag_name(after_bracket).map_err(|_| {
             ParseError::new(
@@ -252,31 +256,16 @@ impl<'a> GameParser<'a> {
             ));
         }
         let value_start = self.pos_of(rest) + 1;
-        let mut value = String::new();
-        let mut chars = rest[1..].char_indices();
-        let value_end = loop {
-            match chars.next() {
-                Some((i, '"')) => break value_start + i,
-                Some((i, '\\')) => match chars.next() {
-                    Some((_, c @ ('"' | '\\'))) => value.push(c),
-                    _ => {
-                        let at = value_start + i;
-                        return Err(ParseError::new(
-                            at..at + 1,
-                            "invalid escape in tag value (only \\\" and \\\\)",
-                        ));
-                    }
-                },
-                Some((_, '\n' | '\r')) | None => {
-                    return Err(ParseError::new(
-                        start..line_end.max(start + 1),
-                        format!(
-                            "unterminated value of tag `{}` (missing closing `\"`)",
-                            shorten(name)
-                        ),
-                    ));
-                }
-                Some((_, c)) => value.push(c),
+        let body = &rest[1..];
+        // Most values hold no escape: borrowed as they stand.
+        let plain = memchr::memchr3(b'"', b'\\', b'\n', body.as_bytes()).filter(|&i| {
+            body.as_bytes()[i] == b'"' && memchr::memchr(b'\r', &body.as_bytes()[..i]).is_none()
+        });
+        let (value, value_end) = match plain {
+            Some(i) => (Cow::Borrowed(&body[..i]), value_start + i),
+            None => {
+                let (value, end) = self.escaped_value(start, name, body, value_start)?;
+                (Cow::Owned(value), end)
             }
         };
         let rest = self.full[value_end + 1..].trim_start_matches([' ', '\t']);
@@ -289,7 +278,8 @@ impl<'a> GameParser<'a> {
         }
         let end = self.pos_of(rest) + 1;
         self.rest = &self.full[end..];
-        let trailing = self.rest.split('\n').next().unwrap_or("");
+        let trailing =
+            &self.rest[..memchr::memchr(b'\n', self.rest.as_bytes()).unwrap_or(self.rest.len())];
         let blank = |c: char| c.is_ascii_whitespace();
         if !trailing.trim_matches(blank).is_empty() {
             let at = end + (trailing.len() - trailing.trim_start_matches(blank).len());
@@ -298,7 +288,47 @@ impl<'a> GameParser<'a> {
                 "unexpected text after a tag on the same line",
             ));
         }
-        Ok((name.to_owned(), value, start..end, value_start..value_end))
+        Ok((name, value, start..end, value_start..value_end))
+    }
+
+    /// A tag value with escapes (or unterminated), unescaped: the value and
+    /// where its closing quote stands.
+    fn escaped_value(
+        &self,
+        start: usize,
+        name: &str,
+        body: &str,
+        value_start: usize,
+    ) -> Result<(String, usize), ParseError> {
+        let mut value = String::new();
+        let mut chars = body.char_indices();
+        loop {
+            match chars.next() {
+                Some((i, '"')) => return Ok((value, value_start + i)),
+                Some((i, '\\')) => match chars.next() {
+                    Some((_, c @ ('"' | '\\'))) => value.push(c),
+                    _ => {
+                        let at = value_start + i;
+                        return Err(ParseError::new(
+                            at..at + 1,
+                            "invalid escape in tag value (only \\\" and \\\\)",
+                        ));
+                    }
+                },
+                Some((_, '\n' | '\r')) | None => {
+                    let line_end = memchr::memchr(b'\n', self.full[start..].as_bytes())
+                        .map_or(self.full.len(), |i| start + i);
+                    return Err(ParseError::new(
+                        start..line_end.max(start + 1),
+                        format!(
+                            "unterminated value of tag `{}` (missing closing `\"`)",
+                            shorten(name)
+                        ),
+                    ));
+                }
+                Some((_, c)) => value.push(c),
+            }
+        }
     }
 
     #[allow(clippy::type_complexity)]

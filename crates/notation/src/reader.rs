@@ -214,7 +214,7 @@ impl<R: BufRead> Reader<R> {
             if available.is_empty() {
                 break;
             }
-            let (chunk, ends_line) = match available.iter().position(|b| *b == b'\n') {
+            let (chunk, ends_line) = match memchr::memchr(b'\n', available) {
                 Some(i) => (&available[..=i], true),
                 None => (available, false),
             };
@@ -333,7 +333,7 @@ impl<R: BufRead> Reader<R> {
 fn scan_movetext(mut rest: &[u8], in_comment: &mut bool, has_content: &mut bool) {
     loop {
         if *in_comment {
-            match rest.iter().position(|b| *b == b'}') {
+            match memchr::memchr(b'}', rest) {
                 Some(i) => {
                     *in_comment = false;
                     rest = &rest[i + 1..];
@@ -341,9 +341,9 @@ fn scan_movetext(mut rest: &[u8], in_comment: &mut bool, has_content: &mut bool)
                 None => return,
             }
         } else {
-            let open = rest.iter().position(|b| *b == b'{');
+            let open = memchr::memchr(b'{', rest);
             let outside = &rest[..open.unwrap_or(rest.len())];
-            *has_content |= !outside.trim_ascii().is_empty();
+            *has_content = *has_content || !outside.trim_ascii().is_empty();
             match open {
                 Some(i) => {
                     *in_comment = true;
