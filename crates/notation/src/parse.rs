@@ -45,17 +45,23 @@ fn at_boundary(rest: &str) -> bool {
         .is_none_or(|&b| b.is_ascii_whitespace() || b == b'{')
 }
 
+/// The value of `text`, ASCII digits only.
 fn digits_u32(text: &str, what: &str, at: Range<usize>) -> Result<u32, ParseError> {
-    text.parse::<u32>().map_err(|_| {
-        ParseError::new(
-            at,
-            format!(
-                "{what} `{}` is too large (at most {})",
-                shorten(text),
-                u32::MAX
-            ),
-        )
-    })
+    debug_assert!(text.bytes().all(|b| b.is_ascii_digit()));
+    text.bytes()
+        .try_fold(0u32, |n, b| {
+            n.checked_mul(10)?.checked_add(u32::from(b - b'0'))
+        })
+        .ok_or_else(|| {
+            ParseError::new(
+                at,
+                format!(
+                    "{what} `{}` is too large (at most {})",
+                    shorten(text),
+                    u32::MAX
+                ),
+            )
+        })
 }
 
 fn tag_name(i: &str) -> PResult<'_, &str> {
@@ -316,7 +322,7 @@ impl<'a> GameParser<'a> {
                     }
                 },
                 Some((_, '\n' | '\r')) | None => {
-                    let line_end = memchr::memchr(b'\n', self.full[start..].as_bytes())
+                    let line_end = memchr::memchr(b'\n', &self.full.as_bytes()[start..])
                         .map_or(self.full.len(), |i| start + i);
                     return Err(ParseError::new(
                         start..line_end.max(start + 1),
@@ -385,41 +391,13 @@ impl<'a> GameParser<'a> {
                 }
                 _ => {}
             }
-            // Each token kind is tried only where its first character fits.
-            let digit = first.is_ascii_digit();
-            if digit
-                && let Ok((rest, (south, north))) = score(self.rest)
-                && at_boundary(rest)
-            {
-                let s = digits_u32(south, "score", start..start + south.len())?;
-                let n_at = self.pos_of(rest) - north.len();
-                let n = digits_u32(north, "score", n_at..n_at + north.len())?;
-                self.rest = rest;
-                let end = self.pos();
-                return self.finish(items, spans, GameResult::Score(s, n), start..end);
-            }
-            if digit && let Ok((rest, _)) = move_number(self.rest) {
-                // Numbers are optional and only help the reader: not kept.
-                self.rest = rest;
-                continue;
-            }
-            if first == b'R'
-                && let Ok((rest, digits)) = round_marker(self.rest)
-                && at_boundary(rest)
-            {
-                let round = digits_u32(digits, "round", start + 1..start + 1 + digits.len())?;
-                if round < 2 {
-                    return Err(ParseError::new(
-                        start..self.pos_of(rest),
-                        "round markers start at R2 (round 1 needs no marker)",
-                    ));
-                }
-                items.push(Item::Round { round });
-                spans.push(start..self.pos_of(rest));
-                self.rest = rest;
-                continue;
-            }
+            // Each token kind is tried only where its first character fits,
+            // the most frequent first. A move never starts with `R` and a
+            // digit: that is a round marker.
+            let round_marker_ahead =
+                first == b'R' && self.rest.as_bytes().get(1).is_some_and(u8::is_ascii_digit);
             if first.is_ascii_alphabetic()
+                && !round_marker_ahead
                 && let Ok((rest, (hole, dir, captured))) = move_token(self.rest)
                 && at_boundary(rest)
             {
@@ -434,6 +412,39 @@ impl<'a> GameParser<'a> {
                     mv: Move { hole, dir },
                     captured,
                 });
+                spans.push(start..self.pos_of(rest));
+                self.rest = rest;
+                continue;
+            }
+            let digit = first.is_ascii_digit();
+            if digit && let Ok((rest, _)) = move_number(self.rest) {
+                // Numbers are optional and only help the reader: not kept.
+                self.rest = rest;
+                continue;
+            }
+            if digit
+                && let Ok((rest, (south, north))) = score(self.rest)
+                && at_boundary(rest)
+            {
+                let s = digits_u32(south, "score", start..start + south.len())?;
+                let n_at = self.pos_of(rest) - north.len();
+                let n = digits_u32(north, "score", n_at..n_at + north.len())?;
+                self.rest = rest;
+                let end = self.pos();
+                return self.finish(items, spans, GameResult::Score(s, n), start..end);
+            }
+            if first == b'R'
+                && let Ok((rest, digits)) = round_marker(self.rest)
+                && at_boundary(rest)
+            {
+                let round = digits_u32(digits, "round", start + 1..start + 1 + digits.len())?;
+                if round < 2 {
+                    return Err(ParseError::new(
+                        start..self.pos_of(rest),
+                        "round markers start at R2 (round 1 needs no marker)",
+                    ));
+                }
+                items.push(Item::Round { round });
                 spans.push(start..self.pos_of(rest));
                 self.rest = rest;
                 continue;

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::options::{GameId, Opt};
 use crate::position::{Move, PlayError, PlayErrorKind, Played, Position, Verdict};
 use crate::side::Side;
+use crate::sow::Sown;
 use crate::trace::{NoTrace, Observer};
 
 /// Why a game, or a round of a match, ended.
@@ -63,6 +64,12 @@ impl std::str::FromStr for EndReason {
     }
 }
 
+/// What the hint cache keeps of a move [`Position::first_playable`] found:
+/// finite moves only (an endless one is sown again if played).
+fn cached(found: Option<&(Move, Verdict)>) -> Option<(Move, Sown)> {
+    found.and_then(|(mv, verdict)| Some((*mv, Position::sown_of(verdict)?)))
+}
+
 fn winner_of(score: [u32; 2]) -> Option<Side> {
     match score[0].cmp(&score[1]) {
         std::cmp::Ordering::Greater => Some(Side::South),
@@ -112,6 +119,54 @@ pub struct PlayReport {
     pub outcome: Option<Outcome>,
 }
 
+/// Repetition keys since seeds last left the board, with a 256-bit Bloom
+/// filter over them: most positions were never seen, and the filter says so
+/// without a scan.
+#[derive(Clone, Debug)]
+struct History {
+    keys: Vec<u128>,
+    seen: [u64; 4],
+}
+
+impl History {
+    fn new(first: u128) -> History {
+        let mut history = History {
+            keys: Vec::with_capacity(16),
+            seen: [0; 4],
+        };
+        history.push(first);
+        history
+    }
+
+    /// The filter's word and bit for `key`.
+    #[inline]
+    fn bit(key: u128) -> (usize, u64) {
+        let folded = (key as u64) ^ ((key >> 64) as u64);
+        let hash = folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56;
+        ((hash >> 6) as usize, 1 << (hash & 63))
+    }
+
+    #[inline]
+    fn clear(&mut self) {
+        self.keys.clear();
+        self.seen = [0; 4];
+    }
+
+    #[inline]
+    fn push(&mut self, key: u128) {
+        self.keys.push(key);
+        let (word, bit) = History::bit(key);
+        self.seen[word] |= bit;
+    }
+
+    /// Whether `key` is in the history twice or more.
+    #[inline]
+    fn occurred_twice(&self, key: u128) -> bool {
+        let (word, bit) = History::bit(key);
+        self.seen[word] & bit != 0 && self.keys.iter().filter(|k| **k == key).count() >= 2
+    }
+}
+
 /// A game in progress: a position plus what one position cannot know —
 /// repetition history, whether the game or round is over, and rounds.
 #[derive(Clone, Debug)]
@@ -119,11 +174,11 @@ pub struct Game {
     position: Position,
     /// Repetition keys of this round since seeds last left the board (no
     /// earlier position can recur once the board holds fewer seeds).
-    history: Vec<u128>,
+    history: History,
     status: Status,
-    /// A move of `position` already sown by the "cannot move" check, with its
-    /// verdict: playing it next needs no second sowing.
-    sown: Option<(Move, Verdict)>,
+    /// A finite move of `position` already sown by the "cannot move" check:
+    /// playing it next needs no second sowing.
+    sown: Option<(Move, Sown)>,
 }
 
 impl Game {
@@ -132,7 +187,7 @@ impl Game {
     pub fn new(position: Position) -> Result<(Game, PlayReport), PlayError> {
         let mut game = Game {
             position,
-            history: vec![position.repetition_key()],
+            history: History::new(position.repetition_key()),
             status: Status::Ongoing,
             sown: None,
         };
@@ -183,6 +238,64 @@ impl Game {
         next: Option<Move>,
         obs: &mut O,
     ) -> Result<PlayReport, PlayError> {
+        if !O::RECORDS
+            && let Some(report) = self.play_expected(mv, next)
+        {
+            return Ok(report);
+        }
+        self.play_any(mv, next, obs)
+    }
+
+    /// The common case of replaying a record, in few steps: `mv` is the
+    /// move sown ahead, it feeds, ends nothing, and `next` (sown here, for
+    /// the "cannot move" check) ends too. `None`, with the game untouched,
+    /// as soon as anything else happens: [`Game::play_any`] then plays the
+    /// move, with the same result for the cases both handle (tested).
+    #[inline]
+    fn play_expected(&mut self, mv: Move, next: Option<Move>) -> Option<PlayReport> {
+        let (sown_mv, sown) = self.sown.as_ref()?;
+        if *sown_mv != mv || self.status != Status::Ongoing {
+            return None;
+        }
+        let before = &self.position;
+        let after = before.after_sown(mv, sown);
+        let rules = before.rules();
+        if before.starves(&after)
+            || (rules.game() == GameId::Olowuka
+                && !rules.has(Opt::PlayToEnd)
+                && Side::BOTH.iter().any(|s| after.store(*s) >= 25))
+        {
+            return None;
+        }
+        let gained = Side::BOTH.map(|s| u32::from(after.store(s)) - u32::from(before.store(s)));
+        let irreversible = gained != [0, 0];
+        let key = after.repetition_key();
+        if !rules.has(Opt::NoRepetitionRule) && !irreversible && self.history.occurred_twice(key) {
+            return None;
+        }
+        let next = next?;
+        let next_sown = after.sow_finite(next)?;
+        let laps = sown.laps;
+        self.position = after;
+        if irreversible {
+            self.history.clear();
+        }
+        self.history.push(key);
+        self.sown = Some((next, next_sown));
+        Some(PlayReport {
+            gained,
+            laps,
+            ..PlayReport::default()
+        })
+    }
+
+    /// [`Game::play_hinted`] for every case.
+    fn play_any<O: Observer>(
+        &mut self,
+        mv: Move,
+        next: Option<Move>,
+        obs: &mut O,
+    ) -> Result<PlayReport, PlayError> {
         if self.status != Status::Ongoing {
             return Err(PlayError {
                 kind: PlayErrorKind::GameOver,
@@ -190,8 +303,14 @@ impl Game {
             });
         }
         let before = self.position;
-        let played = match self.sown {
-            Some((sown, verdict)) if sown == mv && !O::RECORDS => before.judge(mv, verdict)?,
+        let played = match &self.sown {
+            Some((sown_mv, sown)) if *sown_mv == mv && !O::RECORDS => before.judge(
+                mv,
+                Verdict::Finite {
+                    position: before.after_sown(mv, sown),
+                    laps: sown.laps,
+                },
+            )?,
             _ => before.play_traced(mv, obs)?,
         };
         let mut report = PlayReport::default();
@@ -217,13 +336,19 @@ impl Game {
                 debug_assert_eq!(irreversible, position.board_seeds() != before.board_seeds());
                 let repeats = !rules.has(Opt::NoRepetitionRule)
                     && !irreversible
-                    && self.history.iter().filter(|k| **k == key).count() >= 2;
-                let playable = if twenty_five || repeats {
-                    None
+                    && self.history.occurred_twice(key);
+                // The record's next move usually settles "cannot move" with
+                // one sowing, kept for when it is played.
+                let (playable, can_move) = if twenty_five || repeats {
+                    (None, true)
+                } else if let Some(hint) = next
+                    && let Some(sown) = position.sow_finite(hint)
+                {
+                    (Some((hint, sown)), true)
                 } else {
-                    position.first_playable(next)?
+                    let found = position.first_playable(next)?;
+                    (cached(found.as_ref()), found.is_some())
                 };
-                let can_move = twenty_five || repeats || playable.is_some();
                 report.laps = laps;
                 let ending = if twenty_five {
                     Some(EndReason::TwentyFive)
@@ -296,15 +421,15 @@ impl Game {
             self.finish(EndReason::CannotRefill, report);
             return Ok(());
         }
-        self.history.clear();
-        self.history.push(self.position.repetition_key());
+        self.history = History::new(self.position.repetition_key());
         self.start_round(report)
     }
 
     /// At the start of a game or round only "cannot move" is checked.
     fn start_round(&mut self, report: &mut PlayReport) -> Result<(), PlayError> {
-        self.sown = self.position.first_playable(None)?;
-        if self.sown.is_some() {
+        let found = self.position.first_playable(None)?;
+        self.sown = cached(found.as_ref());
+        if found.is_some() {
             Ok(())
         } else {
             self.end_round(EndReason::NoMoves, report)

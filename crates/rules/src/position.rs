@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::options::{GameId, Opt, Rules};
 use crate::setup::{Setup, SetupError};
 use crate::side::{Dir, Hole, Side};
-use crate::sow::{Board, Sower, Unending};
+use crate::sow::{Board, Sower, Sown, Unending, byte_sum};
 use crate::trace::{NoTrace, Observer};
 
 /// A move as a record writes it: the hole to empty, and on Olinda Keliya's
@@ -305,19 +305,20 @@ impl Position {
 
     /// Seeds in a side's row.
     #[must_use]
+    #[inline]
     pub fn row_seeds(&self, side: Side) -> u32 {
-        let n = self.rules.holes();
-        let range = match side {
-            Side::South => 0..n,
-            Side::North => n..2 * n,
+        let row = (1u128 << (8 * self.rules.holes())) - 1;
+        let mask = match side {
+            Side::South => row,
+            Side::North => row << (8 * self.rules.holes()),
         };
-        self.board[range].iter().map(|&s| u32::from(s)).sum()
+        byte_sum(u128::from_le_bytes(self.board) & mask)
     }
 
     /// Seeds on the board, both rows.
     #[must_use]
     pub fn board_seeds(&self) -> u32 {
-        self.board.iter().map(|&s| u32::from(s)).sum()
+        byte_sum(u128::from_le_bytes(self.board))
     }
 
     /// Board, closed holes and side to move: what threefold repetition compares.
@@ -350,6 +351,7 @@ impl Position {
     }
 
     /// Checks everything about `mv` that needs no sowing.
+    #[inline]
     fn check_shape(&self, mv: Move) -> Result<Dir, PlayErrorKind> {
         let hole = mv.hole;
         if hole.index as usize >= self.rules.holes() {
@@ -383,31 +385,17 @@ impl Position {
 
     /// Sows `mv` and rules it finite, endless or undecided, ignoring the
     /// feeding rule. Errors only for moves that cannot be sown at all.
+    #[inline]
     pub fn verdict_traced<O: Observer>(&self, mv: Move, obs: &mut O) -> Result<Verdict, PlayError> {
         let dir = self.check_shape(mv).map_err(|kind| PlayError {
             kind,
             position: *self,
         })?;
-        let sower = Sower::new(self.rules, self.closed, dir, self.to_move);
-        let start = self.index(mv.hole) as u8;
-        Ok(match sower.sow(self.board, self.stores, start, obs) {
-            Ok(sown) => {
-                let mut next = *self;
-                next.board = sown.board;
-                next.stores = sown.stores;
-                next.to_move = self.to_move.opposite();
-                if self.direction_due() {
-                    next.south_dir = Some(if self.to_move == Side::South {
-                        dir
-                    } else {
-                        dir.reverse()
-                    });
-                }
-                Verdict::Finite {
-                    position: next,
-                    laps: sown.laps,
-                }
-            }
+        Ok(match self.sow(mv, dir, obs) {
+            Ok(sown) => Verdict::Finite {
+                position: self.after(dir, &sown),
+                laps: sown.laps,
+            },
             Err(Unending::Endless {
                 first_repeat,
                 cycle,
@@ -421,12 +409,75 @@ impl Position {
         })
     }
 
+    #[inline]
+    fn sow<O: Observer>(&self, mv: Move, dir: Dir, obs: &mut O) -> Result<Sown, Unending> {
+        let sower = Sower::new(self.rules, self.closed, dir, self.to_move);
+        sower.sow(self.board, self.stores, self.index(mv.hole) as u8, obs)
+    }
+
+    /// The position after a move sown in `dir` that ended as `sown`.
+    #[inline]
+    fn after(&self, dir: Dir, sown: &Sown) -> Position {
+        let mut next = *self;
+        next.board = sown.board;
+        next.stores = sown.stores;
+        next.to_move = self.to_move.opposite();
+        if self.direction_due() {
+            next.south_dir = Some(if self.to_move == Side::South {
+                dir
+            } else {
+                dir.reverse()
+            });
+        }
+        next
+    }
+
+    /// `mv` sown when it has the shape of a move here and ends: what
+    /// [`crate::Game`] keeps of the move it expects next. `None` for
+    /// anything else, which the full [`Position::verdict`] then rules on.
+    #[inline]
+    pub(crate) fn sow_finite(&self, mv: Move) -> Option<Sown> {
+        let dir = self.check_shape(mv).ok()?;
+        self.sow(mv, dir, &mut NoTrace).ok()
+    }
+
+    /// The position after `mv`, sown earlier to `sown` by
+    /// [`Position::sow_finite`].
+    #[inline]
+    pub(crate) fn after_sown(&self, mv: Move, sown: &Sown) -> Position {
+        // `sow_finite` checked the shape: a due direction is given.
+        let dir = mv.dir.or(self.dir_of(self.to_move)).unwrap_or(Dir::Ccw);
+        self.after(dir, sown)
+    }
+
+    /// Whether the feeding rule may refuse the move that led to `next`: it
+    /// leaves the opponent no seeds (the rule then looks for a feeding move).
+    #[inline]
+    pub(crate) fn starves(&self, next: &Position) -> bool {
+        self.feeding_applies() && !self.feeds(next)
+    }
+
+    /// What [`Position::sow_finite`] would have returned for a move whose
+    /// verdict is `verdict`.
+    pub(crate) fn sown_of(verdict: &Verdict) -> Option<Sown> {
+        match verdict {
+            Verdict::Finite { position, laps } => Some(Sown {
+                board: position.board,
+                stores: position.stores,
+                laps: *laps,
+            }),
+            _ => None,
+        }
+    }
+
+    #[inline]
     pub fn verdict(&self, mv: Move) -> Result<Verdict, PlayError> {
         self.verdict_traced(mv, &mut NoTrace)
     }
 
     /// Olowuka's feeding rule: whether, after `next`, the mover's opponent
     /// still has seeds.
+    #[inline]
     fn feeds(&self, next: &Position) -> bool {
         next.row_seeds(self.to_move.opposite()) > 0
     }
@@ -445,6 +496,7 @@ impl Position {
 
     /// What playing `mv`, whose sowing gave `verdict`, does: the feeding
     /// rule and `endless-ends-game` applied.
+    #[inline]
     pub(crate) fn judge(&self, mv: Move, verdict: Verdict) -> Result<Played, PlayError> {
         let err = |kind| PlayError {
             kind,
@@ -452,8 +504,7 @@ impl Position {
         };
         match verdict {
             Verdict::Finite { position, laps } => {
-                if self.feeding_applies()
-                    && !self.feeds(&position)
+                if self.starves(&position)
                     && let Some(feeding) = self.a_feeding_move(mv)?
                 {
                     return Err(err(PlayErrorKind::StarvesOpponent {
@@ -562,6 +613,7 @@ impl Position {
     /// others, with its verdict (so that playing it needs no second sowing).
     /// `None` when the side to move cannot move; an error when that cannot
     /// be decided within the lap budget.
+    #[inline]
     pub fn first_playable(
         &self,
         first: Option<Move>,

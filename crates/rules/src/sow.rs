@@ -13,6 +13,16 @@ pub const DEFAULT_LAP_BUDGET: u32 = 1_000_000;
 /// so comparing two boards is one 128-bit comparison.
 pub(crate) type Board = [u8; 16];
 
+/// The sum of the bytes of `v`, whose bytes add up to at most 255 (as the
+/// holes of any board do): multiplying by `0x0101…01` gathers every byte
+/// into the top one, and no partial sum can carry into the next byte.
+#[inline]
+pub(crate) fn byte_sum(v: u128) -> u32 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let top = |half: u64| u32::from((half.wrapping_mul(ONES) >> 56) as u8);
+    top(v as u64) + top((v >> 64) as u64)
+}
+
 /// What ends a lap, per game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum LapRule {
@@ -78,14 +88,41 @@ pub(crate) struct Sower {
     bulk: bool,
 }
 
-/// `0x01` in each of the first `k` bytes (`k < 16`): one seed in each of
-/// the first `k` holes of a board read as a little-endian `u128`.
-#[inline]
-const fn ones(k: u8) -> u128 {
-    0x0101_0101_0101_0101_0101_0101_0101_0101 & ((1u128 << (8 * k as u32)) - 1)
+/// One seed in each of `r` holes from hole `first` on, around a track of
+/// `n2` holes, as a board read as a little-endian `u128`.
+const fn run_mask(n2: usize, first: usize, r: usize) -> u128 {
+    let mut mask = 0u128;
+    let mut k = 0;
+    while k < r {
+        mask |= 1 << (8 * ((first + k) % n2));
+        k += 1;
+    }
+    mask
 }
 
+/// `RUNS[n2][first][r]` is [`run_mask`]`(n2, first, r)` for every track
+/// length the games use (2 × 5 to 2 × 7, as [`Sower::bulk`] checks): one
+/// load instead of a loop.
+static RUNS: [[[u128; 16]; 16]; 15] = {
+    let mut table = [[[0u128; 16]; 16]; 15];
+    let mut n2 = 10;
+    while n2 <= 14 {
+        let mut first = 0;
+        while first < n2 {
+            let mut r = 0;
+            while r <= n2 {
+                table[n2][first][r] = run_mask(n2, first, r);
+                r += 1;
+            }
+            first += 1;
+        }
+        n2 += 2;
+    }
+    table
+};
+
 impl Sower {
+    #[inline]
     pub(crate) fn new(rules: Rules, closed: u16, dir: Dir, mover: Side) -> Sower {
         let n = rules.holes() as u8;
         let (lap_rule, four) = match rules.game() {
@@ -113,7 +150,7 @@ impl Sower {
             series: rules.has(Opt::SeriesCapture),
             opposite: rules.has(Opt::CaptureOpposite),
             budget: u64::from(rules.lap_budget()),
-            bulk: closed == 0 && !skip_origin && four == FourRule::None,
+            bulk: closed == 0 && !skip_origin && four == FourRule::None && (5..=7).contains(&n),
         }
     }
 
@@ -205,41 +242,37 @@ impl Sower {
         } else {
             (seeds / n2, seeds % n2)
         };
-        let mut v = u128::from_le_bytes(*b);
-        v += ones(n2) * u128::from(q);
-        let last = match self.dir {
+        // The `r` holes after `start` run from `first` on in track order.
+        let (first, last) = match self.dir {
             Dir::Ccw => {
-                // Holes start+1 ..= start+r, wrapping past the last hole.
-                let first = start + 1;
-                v += if start + r < n2 {
-                    ones(r) << (8 * u32::from(first))
-                } else {
-                    (ones(n2 - first) << (8 * u32::from(first))) | ones(start + r + 1 - n2)
-                };
-                if start + r >= n2 {
+                let first = if start + 1 == n2 { 0 } else { start + 1 };
+                let last = if start + r >= n2 {
                     start + r - n2
                 } else {
                     start + r
-                }
+                };
+                (first, last)
             }
             Dir::Cw => {
-                // Holes start-r ..= start-1, wrapping past hole 0.
-                if start >= r {
-                    v += ones(r) << (8 * u32::from(start - r));
+                let last = if start >= r {
                     start - r
                 } else {
-                    let over = r - start;
-                    v += ones(start) | (ones(over) << (8 * u32::from(n2 - over)));
-                    n2 - over
-                }
+                    start + n2 - r
+                };
+                (last, last)
             }
         };
+        let runs = &RUNS[usize::from(n2)];
+        let mut v = u128::from_le_bytes(*b) + runs[usize::from(first)][usize::from(r)];
+        if q > 0 {
+            v += runs[0][usize::from(n2)] * u128::from(q);
+        }
         *b = v.to_le_bytes();
         last
     }
 
     /// Sows one lap lifting hole `start`, then decides what follows.
-    #[inline]
+    #[inline(always)]
     fn lap<O: Observer>(&self, b: &mut Board, st: &mut [u8; 2], start: u8, obs: &mut O) -> Step {
         let seeds = b[start as usize];
         b[start as usize] = 0;
@@ -310,7 +343,7 @@ impl Sower {
     }
 
     /// What follows a lap whose last seed fell in `last`.
-    #[inline]
+    #[inline(always)]
     fn decide<O: Observer>(
         &self,
         b: &mut Board,
@@ -419,12 +452,13 @@ impl Sower {
             sum += u32::from(b[at as usize]);
             at = self.prev(at);
         }
-        let row = if opp == Side::South {
-            0..self.n
+        let row = (1u128 << (8 * u32::from(self.n))) - 1;
+        let mask = if opp == Side::South {
+            row
         } else {
-            self.n..self.n2
+            row << (8 * u32::from(self.n))
         };
-        let row_total: u32 = row.map(|i| u32::from(b[i as usize])).sum();
+        let row_total = byte_sum(u128::from_le_bytes(*b) & mask);
         let mut take = len;
         if sum == row_total {
             take -= 1;
@@ -455,27 +489,38 @@ impl Sower {
     ) -> Result<Sown, Unending> {
         let mut b = board;
         let mut st = stores;
-        let mut h = start;
+        // Most moves end with their first lap: no cycle bookkeeping for them.
+        match self.lap(&mut b, &mut st, start, obs) {
+            Step::End if self.budget >= 1 => Ok(Sown {
+                board: b,
+                stores: st,
+                laps: 1,
+            }),
+            Step::End => Err(Unending::Undecided),
+            Step::Relay(h) => self.relays(board, stores, start, b, st, h, obs),
+        }
+    }
+
+    /// [`Sower::sow`] from its second lap: the first lap from `(board,
+    /// start)` left `(b, st)` with hole `h` to lift.
+    #[allow(clippy::too_many_arguments)]
+    fn relays<O: Observer>(
+        &self,
+        board: Board,
+        stores: [u8; 2],
+        start: u8,
+        mut b: Board,
+        mut st: [u8; 2],
+        mut h: u8,
+        obs: &mut O,
+    ) -> Result<Sown, Unending> {
+        // Brent: the hare `(b, h)` is `lam` laps past the tortoise.
         let mut tortoise = (board, start);
         let mut power: u64 = 1;
-        let mut lam: u64 = 0;
-        let mut laps: u64 = 0;
+        let mut lam: u64 = 1;
+        let mut laps: u64 = 1;
         let give_up = 4 * self.budget + 4;
         loop {
-            let step = self.lap(&mut b, &mut st, h, obs);
-            laps += 1;
-            match step {
-                Step::End if laps <= self.budget => {
-                    return Ok(Sown {
-                        board: b,
-                        stores: st,
-                        laps,
-                    });
-                }
-                Step::End => return Err(Unending::Undecided),
-                Step::Relay(next) => h = next,
-            }
-            lam += 1;
             if h == tortoise.1 && b == tortoise.0 {
                 let mu = self.tail_length(board, stores, start, lam);
                 let first_repeat = mu + lam;
@@ -496,6 +541,20 @@ impl Sower {
             if laps >= give_up {
                 return Err(Unending::Undecided);
             }
+            let step = self.lap(&mut b, &mut st, h, obs);
+            laps += 1;
+            match step {
+                Step::End if laps <= self.budget => {
+                    return Ok(Sown {
+                        board: b,
+                        stores: st,
+                        laps,
+                    });
+                }
+                Step::End => return Err(Unending::Undecided),
+                Step::Relay(next) => h = next,
+            }
+            lam += 1;
         }
     }
 

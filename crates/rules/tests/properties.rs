@@ -158,3 +158,62 @@ fn random_games_always_end() {
     // seeds above give a few such games, and they stay unfinished.
     assert!(unfinished < 300 / 4, "{unfinished} unfinished games");
 }
+
+/// A random game's moves, played without hints (each move sown afresh).
+fn random_moves(rng: &mut fastrand::Rng, start: Position) -> Vec<mancala_rules::Move> {
+    let (mut game, _) = Game::new(start).unwrap();
+    let mut moves = Vec::new();
+    while game.outcome().is_none() && moves.len() < 2_000 {
+        let legal = game.position().legal_moves().unwrap();
+        let mv = legal.get(rng.usize(..legal.len())).unwrap();
+        game.play(mv).unwrap();
+        moves.push(mv);
+    }
+    moves
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// `play_hinted` (the validator's path, which sows the hinted move ahead
+    /// and takes a shortcut when it is played) gives exactly what `play`
+    /// gives: reports, positions, errors and the end, whether the hints are
+    /// the record's next moves, wrong, or missing. Now and then a wrong move
+    /// is played too, which both must refuse alike.
+    #[test]
+    fn hinted_play_is_play(seed in any::<u64>()) {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let rules = random_rules(&mut rng);
+        let start = if rng.u8(..4) == 0 {
+            Position::from_setup(rules, &random_setup(&mut rng, rules)).unwrap()
+        } else {
+            Position::new(rules)
+        };
+        let moves = random_moves(&mut rng, start);
+        let (mut plain, _) = Game::new(start).unwrap();
+        let (mut hinted, _) = Game::new(start).unwrap();
+        for (i, &mv) in moves.iter().enumerate() {
+            // The last move gets a hint too: a game that ends must end
+            // whatever the hint says.
+            let hint = match rng.u8(..10) {
+                0 => None,
+                1 => Some(moves[rng.usize(..moves.len())]),
+                _ => moves.get(i + 1).or(moves.get(rng.usize(..moves.len()))).copied(),
+            };
+            if rng.u8(..20) == 0 {
+                let wrong = moves[rng.usize(..moves.len())];
+                let a = plain.clone().play(wrong);
+                let b = hinted.clone().play_hinted(wrong, hint, &mut mancala_rules::NoTrace);
+                prop_assert_eq!(a, b, "wrong move {} at ply {}", wrong, i + 1);
+            }
+            let a = plain.play(mv);
+            let b = hinted.play_hinted(mv, hint, &mut mancala_rules::NoTrace);
+            prop_assert_eq!(&a, &b, "{} [{}] ply {}: {}", rules.game(), rules.options(), i + 1, mv);
+            prop_assert_eq!(plain.position(), hinted.position());
+            prop_assert_eq!(plain.status(), hinted.status());
+        }
+        if let Some(&extra) = moves.first() {
+            prop_assert_eq!(plain.play(extra), hinted.play_hinted(extra, None, &mut mancala_rules::NoTrace));
+        }
+    }
+}
