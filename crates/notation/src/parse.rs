@@ -72,9 +72,10 @@ fn tag_name(i: &str) -> PResult<'_, &str> {
     .parse(i)
 }
 
-// The movetext's tokens are nom parsers written by hand over bytes: they
-// run once per ply, and nom's generic `char` combinators cost several times
-// more there. The caller turns a failed match into a located message.
+// The movetext's rarer tokens are nom parsers written by hand over bytes
+// (nom's generic `char` combinators cost several times more); moves and
+// move numbers are read straight from the bytes (`lex_move`). The caller
+// turns a failed match into a located message.
 
 fn no_match(i: &str) -> nom::Err<nom::error::Error<&str>> {
     nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Verify))
@@ -89,37 +90,47 @@ fn digits(i: &str) -> PResult<'_, &str> {
     Ok((&i[n..], &i[..n]))
 }
 
-/// `E`, `e`, `E:ccw`, `E:cw`, each optionally followed by `+N`.
-fn move_token(i: &str) -> PResult<'_, (Hole, Option<Dir>, Option<&str>)> {
-    let bytes = i.as_bytes();
-    let Some(hole) = bytes.first().and_then(|&b| Hole::from_label(char::from(b))) else {
-        return Err(no_match(i));
+/// A move at `at`: `E`, `e`, `E:ccw` or `E:cw`, each optionally followed by
+/// `+N`, and then a token boundary. Returns where it ends, the move, and
+/// where the digits of `N` stand. Moves are most of any movetext, so this
+/// one reads bytes with no `&str` in between.
+fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, Move, Option<Range<usize>>)> {
+    let hole = Hole::from_label(char::from(*bytes.get(at)?))?;
+    let (dir, mut end) = match &bytes[at + 1..] {
+        [b':', b'c', b'c', b'w', ..] => (Some(Dir::Ccw), at + 5),
+        [b':', b'c', b'w', ..] => (Some(Dir::Cw), at + 4),
+        _ => (None, at + 1),
     };
-    let (dir, mut at) = match &bytes[1..] {
-        [b':', b'c', b'c', b'w', ..] => (Some(Dir::Ccw), 5),
-        [b':', b'c', b'w', ..] => (Some(Dir::Cw), 4),
-        _ => (None, 1),
-    };
-    let mut captured = None;
-    if bytes.get(at) == Some(&b'+')
-        && let Ok((_, count)) = digits(&i[at + 1..])
-    {
-        captured = Some(count);
-        at += 1 + count.len();
+    let mut count = None;
+    if bytes.get(end) == Some(&b'+') {
+        let digits = bytes[end + 1..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if digits > 0 {
+            count = Some(end + 1..end + 1 + digits);
+            end += 1 + digits;
+        }
     }
-    Ok((&i[at..], (hole, dir, captured)))
+    let boundary = bytes
+        .get(end)
+        .is_none_or(|&b| b.is_ascii_whitespace() || b == b'{');
+    boundary.then_some((end, Move { hole, dir }, count))
 }
 
-/// `12.` or `12...`.
-fn move_number(i: &str) -> PResult<'_, &str> {
-    let (rest, number) = digits(i)?;
-    let dots = match rest.as_bytes() {
-        [b'.', b'.', b'.', ..] => 3,
-        [b'.', ..] => 1,
-        _ => return Err(no_match(rest)),
-    };
-    let len = number.len() + dots;
-    Ok((&i[len..], &i[..len]))
+/// A move number at `at` (`12.` or `12...`): where it ends.
+fn lex_move_number(bytes: &[u8], at: usize) -> Option<usize> {
+    let end = at
+        + bytes[at..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+    match &bytes[end..] {
+        _ if end == at => None,
+        [b'.', b'.', b'.', ..] => Some(end + 3),
+        [b'.', ..] => Some(end + 1),
+        _ => None,
+    }
 }
 
 /// `30-18`: South's and North's digits.
@@ -346,8 +357,42 @@ impl<'a> GameParser<'a> {
         let estimate = (self.rest.len() / 4).min(4096);
         let mut items = Vec::with_capacity(estimate);
         let mut spans = Vec::with_capacity(estimate);
+        let bytes = self.full.as_bytes();
         loop {
-            self.skip_ws();
+            // Moves and move numbers first, as long as they come.
+            let mut at = self.pos();
+            loop {
+                while bytes.get(at).is_some_and(u8::is_ascii_whitespace) {
+                    at += 1;
+                }
+                match bytes.get(at) {
+                    Some(b'0'..=b'9') => match lex_move_number(bytes, at) {
+                        // Numbers are optional and only help the reader: not kept.
+                        Some(end) => at = end,
+                        None => break,
+                    },
+                    // `R` and a digit: a round marker.
+                    Some(b'R') if bytes.get(at + 1).is_some_and(u8::is_ascii_digit) => break,
+                    Some(_) => match lex_move(bytes, at) {
+                        Some((end, mv, count)) => {
+                            let captured = match count {
+                                Some(digits) => Some(digits_u32(
+                                    &self.full[digits.clone()],
+                                    "capture count",
+                                    digits,
+                                )?),
+                                None => None,
+                            };
+                            items.push(Item::Move { mv, captured });
+                            spans.push(at..end);
+                            at = end;
+                        }
+                        None => break,
+                    },
+                    None => break,
+                }
+            }
+            self.rest = &self.full[at..];
             let start = self.pos();
             let Some(&first) = self.rest.as_bytes().first() else {
                 // Point just after the game's last token, not at the next line.
@@ -391,37 +436,8 @@ impl<'a> GameParser<'a> {
                 }
                 _ => {}
             }
-            // Each token kind is tried only where its first character fits,
-            // the most frequent first. A move never starts with `R` and a
-            // digit: that is a round marker.
-            let round_marker_ahead =
-                first == b'R' && self.rest.as_bytes().get(1).is_some_and(u8::is_ascii_digit);
-            if first.is_ascii_alphabetic()
-                && !round_marker_ahead
-                && let Ok((rest, (hole, dir, captured))) = move_token(self.rest)
-                && at_boundary(rest)
-            {
-                let captured = match captured {
-                    Some(d) => {
-                        let at = self.pos_of(rest) - d.len();
-                        Some(digits_u32(d, "capture count", at..at + d.len())?)
-                    }
-                    None => None,
-                };
-                items.push(Item::Move {
-                    mv: Move { hole, dir },
-                    captured,
-                });
-                spans.push(start..self.pos_of(rest));
-                self.rest = rest;
-                continue;
-            }
+            // Other tokens, each tried only where its first character fits.
             let digit = first.is_ascii_digit();
-            if digit && let Ok((rest, _)) = move_number(self.rest) {
-                // Numbers are optional and only help the reader: not kept.
-                self.rest = rest;
-                continue;
-            }
             if digit
                 && let Ok((rest, (south, north))) = score(self.rest)
                 && at_boundary(rest)
