@@ -11,9 +11,27 @@ use nom::combinator::recognize;
 use nom::{IResult, Parser};
 
 use crate::error::ParseError;
-use crate::record::{GameResult, Item, ParsedGame, Record, Spans, Tag};
+use crate::record::{GameResult, Item, ParsedGame, Record, Spans, StandardTags, Tag};
 
 type PResult<'a, T> = IResult<&'a str, T>;
+
+/// `text` after its leading spaces and tabs.
+fn skip_blanks(text: &str) -> &str {
+    let blanks = text
+        .bytes()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    &text[blanks..]
+}
+
+/// A tag name, borrowed when it is one every record has or may have.
+fn known_name(name: &str) -> Cow<'static, str> {
+    Record::TYPED_TAGS
+        .into_iter()
+        .chain(StandardTags::NAMES)
+        .find(|known| *known == name)
+        .map_or_else(|| Cow::Owned(name.to_owned()), Cow::Borrowed)
+}
 
 /// A tag line: name, unescaped value, the line's span and the value's.
 type TagLine<'a> = (&'a str, Cow<'a, str>, Range<usize>, Range<usize>);
@@ -232,7 +250,7 @@ impl<'a> GameParser<'a> {
                     }),
                 },
             }
-            spans.tags.push((name.to_owned(), line));
+            spans.tags.push((known_name(name), line));
         }
         record.game = game.ok_or_else(|| {
             ParseError::new(
@@ -264,7 +282,7 @@ impl<'a> GameParser<'a> {
                 "expected a tag name after `[` (e.g. [Game \"olowuka\"])",
             )
         })?;
-        let rest = rest.trim_start_matches([' ', '\t']);
+        let rest = skip_blanks(rest);
         if !rest.starts_with('"') {
             let at = self.pos_of(rest);
             return Err(ParseError::new(
@@ -285,7 +303,7 @@ impl<'a> GameParser<'a> {
                 (Cow::Owned(value), end)
             }
         };
-        let rest = self.full[value_end + 1..].trim_start_matches([' ', '\t']);
+        let rest = skip_blanks(&self.full[value_end + 1..]);
         if !rest.starts_with(']') {
             let at = self.pos_of(rest);
             return Err(ParseError::new(
@@ -298,7 +316,7 @@ impl<'a> GameParser<'a> {
         let trailing =
             &self.rest[..memchr::memchr(b'\n', self.rest.as_bytes()).unwrap_or(self.rest.len())];
         let blank = |c: char| c.is_ascii_whitespace();
-        if !trailing.trim_matches(blank).is_empty() {
+        if !trailing.as_bytes().trim_ascii().is_empty() {
             let at = end + (trailing.len() - trailing.trim_start_matches(blank).len());
             return Err(ParseError::new(
                 at..at + trailing.trim_matches(blank).len(),

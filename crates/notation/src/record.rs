@@ -1,3 +1,4 @@
+use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
 use std::str::FromStr;
@@ -247,8 +248,8 @@ where
 pub struct Spans {
     /// The whole tag section (empty at 0 when there are no tags).
     pub header: Range<usize>,
-    /// Each tag line, by name.
-    pub tags: Vec<(String, Range<usize>)>,
+    /// Each tag line, by name (the usual names borrowed, not allocated).
+    pub tags: Vec<(Cow<'static, str>, Range<usize>)>,
     /// The value of the `SetUp` tag (inside the quotes).
     pub setup: Option<Range<usize>>,
     /// One span per item of [`Record::items`].
