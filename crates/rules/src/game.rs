@@ -253,30 +253,38 @@ impl Game {
     /// move, with the same result for the cases both handle (tested).
     #[inline]
     fn play_expected(&mut self, mv: Move, next: Option<Move>) -> Option<PlayReport> {
-        let (sown_mv, sown) = self.sown.as_ref()?;
-        if *sown_mv != mv || self.status != Status::Ongoing {
-            return None;
-        }
-        let before = &self.position;
-        let after = before.after_sown(mv, sown);
-        let rules = before.rules();
-        if before.starves(&after)
+        let next = next?;
+        let sown = match &self.sown {
+            Some((sown_mv, sown)) if *sown_mv == mv && self.status == Status::Ongoing => *sown,
+            _ => return None,
+        };
+        let rules = self.position.rules();
+        let stores = sown.stores;
+        if self.position.starves_with(&sown)
             || (rules.game() == GameId::Olowuka
                 && !rules.has(Opt::PlayToEnd)
-                && Side::BOTH.iter().any(|s| after.store(*s) >= 25))
+                && stores.iter().any(|s| *s >= 25))
         {
             return None;
         }
-        let gained = Side::BOTH.map(|s| u32::from(after.store(s)) - u32::from(before.store(s)));
+        let gained =
+            Side::BOTH.map(|s| u32::from(stores[s.index()]) - u32::from(self.position.store(s)));
         let irreversible = gained != [0, 0];
-        let key = after.repetition_key();
-        if !rules.has(Opt::NoRepetitionRule) && !irreversible && self.history.occurred_twice(key) {
+        // Changed in place, put back if anything else happens.
+        let before = self.position;
+        self.position.apply_sown(mv, &sown);
+        let key = self.position.repetition_key();
+        let repeats =
+            !rules.has(Opt::NoRepetitionRule) && !irreversible && self.history.occurred_twice(key);
+        let next_sown = if repeats {
+            None
+        } else {
+            self.position.sow_finite(next)
+        };
+        let Some(next_sown) = next_sown else {
+            self.position = before;
             return None;
-        }
-        let next = next?;
-        let next_sown = after.sow_finite(next)?;
-        let laps = sown.laps;
-        self.position = after;
+        };
         if irreversible {
             self.history.clear();
         }
@@ -284,7 +292,7 @@ impl Game {
         self.sown = Some((next, next_sown));
         Some(PlayReport {
             gained,
-            laps,
+            laps: sown.laps,
             ..PlayReport::default()
         })
     }

@@ -307,12 +307,18 @@ impl Position {
     #[must_use]
     #[inline]
     pub fn row_seeds(&self, side: Side) -> u32 {
+        self.row_of(&self.board, side)
+    }
+
+    /// Seeds in `side`'s row of `board`, a board of these rules.
+    #[inline]
+    fn row_of(&self, board: &Board, side: Side) -> u32 {
         let row = (1u128 << (8 * self.rules.holes())) - 1;
         let mask = match side {
             Side::South => row,
             Side::North => row << (8 * self.rules.holes()),
         };
-        byte_sum(u128::from_le_bytes(self.board) & mask)
+        byte_sum(u128::from_le_bytes(*board) & mask)
     }
 
     /// Seeds on the board, both rows.
@@ -419,17 +425,24 @@ impl Position {
     #[inline]
     fn after(&self, dir: Dir, sown: &Sown) -> Position {
         let mut next = *self;
-        next.board = sown.board;
-        next.stores = sown.stores;
-        next.to_move = self.to_move.opposite();
+        next.apply(dir, sown);
+        next
+    }
+
+    /// Makes this position the one after a move sown in `dir` that ended
+    /// as `sown`.
+    #[inline]
+    fn apply(&mut self, dir: Dir, sown: &Sown) {
         if self.direction_due() {
-            next.south_dir = Some(if self.to_move == Side::South {
+            self.south_dir = Some(if self.to_move == Side::South {
                 dir
             } else {
                 dir.reverse()
             });
         }
-        next
+        self.board = sown.board;
+        self.stores = sown.stores;
+        self.to_move = self.to_move.opposite();
     }
 
     /// `mv` sown when it has the shape of a move here and ends: what
@@ -445,9 +458,23 @@ impl Position {
     /// [`Position::sow_finite`].
     #[inline]
     pub(crate) fn after_sown(&self, mv: Move, sown: &Sown) -> Position {
+        let mut next = *self;
+        next.apply_sown(mv, sown);
+        next
+    }
+
+    /// [`Position::after_sown`] in place.
+    #[inline]
+    pub(crate) fn apply_sown(&mut self, mv: Move, sown: &Sown) {
         // `sow_finite` checked the shape: a due direction is given.
         let dir = mv.dir.or(self.dir_of(self.to_move)).unwrap_or(Dir::Ccw);
-        self.after(dir, sown)
+        self.apply(dir, sown);
+    }
+
+    /// [`Position::starves`] for the move that sowed to `sown`.
+    #[inline]
+    pub(crate) fn starves_with(&self, sown: &Sown) -> bool {
+        self.feeding_applies() && self.row_of(&sown.board, self.to_move.opposite()) == 0
     }
 
     /// Whether the feeding rule may refuse the move that led to `next`: it
