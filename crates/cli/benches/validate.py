@@ -4,10 +4,10 @@
 For each game, `mancala-play --games N` (random players, seeded) writes a
 corpus; `mancala-validate --quiet --jobs 1` then checks it on one core.
 Reports MB/s, games/s, plies/s and the validator's peak resident memory
-(from wait4's rusage, so only that process is measured). Running a second,
+(its own VmHWM, sampled while it runs). Running a second,
 ten times smaller corpus shows whether memory grows with the input.
 
-    python3 crates/cli/benches/validate.py [--games 100000] [--jobs 1]
+    python3 crates/cli/benches/validate.py [--games 100000] [--jobs 1] [--only GAME] [--instructions]
 """
 
 import argparse
@@ -16,6 +16,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -27,18 +28,60 @@ def build():
     return os.path.join(ROOT, "target", "release")
 
 
-def measure(cmd, stdin_path):
-    """Runs cmd with stdin from a file; returns (seconds, peak RSS in KiB, stderr)."""
+def vm_hwm_kib(pid):
+    """The process's peak resident memory so far (VmHWM), or None once it has exited."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+def measure(cmd, stdin_path, sample_memory=False):
+    """Runs cmd with stdin from a file; returns (wall seconds, CPU seconds,
+    peak RSS in KiB, stderr).
+
+    CPU seconds are the child's own user and system time (wait4), so other
+    load on the machine barely moves them. Peak memory, when asked for, is
+    the child's own VmHWM, read every millisecond while it runs (a separate
+    run: the sampling slows it): wait4's ru_maxrss would not do, as a child
+    forked from this Python process starts its count at Python's own size.
+    """
     with open(stdin_path, "rb") as stdin:
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        stderr = proc.stderr.read()
-        _, status, usage = os.wait4(proc.pid, 0)
+        chunks = []
+        reader = threading.Thread(target=lambda: chunks.append(proc.stderr.read()))
+        reader.start()
+        peak = 0
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid != 0:
+                break
+            if not sample_memory:
+                pid, status, usage = os.wait4(proc.pid, 0)
+                break
+            peak = max(peak, vm_hwm_kib(proc.pid) or 0)
+            time.sleep(0.001)
         seconds = time.perf_counter() - start
-    code = os.waitstatus_to_exitcode(status)
-    if code != 0:
-        sys.exit(f"{' '.join(cmd)} exited {code}: {stderr.decode(errors='replace')}")
-    return seconds, usage.ru_maxrss, stderr.decode()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        reader.join()
+    stderr = b"".join(chunks)
+    if proc.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} exited {proc.returncode}: {stderr.decode(errors='replace')}")
+    return seconds, usage.ru_utime + usage.ru_stime, peak, stderr.decode()
+
+
+def instructions(cmd, stdin_path):
+    """Instructions cmd executes (valgrind's callgrind): the same count on
+    every run of the same binary and input, whatever else the machine does."""
+    with open(stdin_path, "rb") as stdin:
+        run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
+                             stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=True)
+    return int(re.search(rb"Collected : (\d+)", run.stderr).group(1))
 
 
 def main():
@@ -46,12 +89,19 @@ def main():
     parser.add_argument("--games", type=int, default=100_000, help="games per corpus (default 100000)")
     parser.add_argument("--jobs", type=int, default=1, help="validator threads (default 1: per-core numbers)")
     parser.add_argument("--only", choices=GAMES, help="one game only")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count instructions per ply on the smaller corpus (needs valgrind)")
     args = parser.parse_args()
     bin_dir = build()
     play = os.path.join(bin_dir, "mancala-play")
     validate = os.path.join(bin_dir, "mancala-validate")
-    print(f"| game | games | MB | plies | seconds | MB/s | games/s | plies/s | peak RSS | peak RSS at 1/10 |")
-    print(f"|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    # Rates are per CPU second of the validator (per core with --jobs 1);
+    # wall time is shown beside.
+    header = "| game | games | MB | plies | wall s | CPU s | MB/s | games/s | plies/s | peak RSS | peak RSS at 1/10 |"
+    if args.instructions:
+        header += " instructions/ply |"
+    print(header)
+    print("|---" + "|---:" * (header.count("|") - 2) + "|")
     with tempfile.TemporaryDirectory() as tmp:
         for game in [args.only] if args.only else GAMES:
             rows = {}
@@ -60,15 +110,22 @@ def main():
                 with open(corpus, "wb") as out:
                     subprocess.run([play, "--game", game, "--games", str(count), "--seed", "1", "--quiet"],
                                    stdout=out, check=True)
-                seconds, rss, stderr = measure([validate, "--quiet", "--jobs", str(args.jobs)], corpus)
-                # --quiet drops the summary; count plies with a JSON-free second pass.
-                _, _, summary = measure([validate, "--jobs", str(args.jobs), "--format", "text"], corpus)
+                quiet = [validate, "--quiet", "--jobs", str(args.jobs)]
+                wall, cpu, _, _ = measure(quiet, corpus)
+                _, _, rss, _ = measure(quiet, corpus, sample_memory=True)
+                # --quiet drops the summary; a second pass counts the plies.
+                _, _, _, summary = measure([validate, "--jobs", str(args.jobs), "--format", "text"], corpus)
                 plies = int(re.search(r"\((\d+) plies\)", summary).group(1))
-                rows[count] = (os.path.getsize(corpus), plies, seconds, rss)
-            size, plies, seconds, rss = rows[args.games]
-            small_rss = rows[args.games // 10][3]
-            print(f"| {game} | {args.games} | {size / 1e6:.1f} | {plies} | {seconds:.2f} | {size / 1e6 / seconds:.1f} "
-                  f"| {args.games / seconds:,.0f} | {plies / seconds:,.0f} | {rss / 1024:.1f} MiB | {small_rss / 1024:.1f} MiB |")
+                per_ply = instructions(quiet, corpus) / plies if args.instructions and count < args.games else None
+                rows[count] = (os.path.getsize(corpus), plies, wall, cpu, rss, per_ply)
+            size, plies, wall, cpu, rss, _ = rows[args.games]
+            small = rows[args.games // 10]
+            line = (f"| {game} | {args.games} | {size / 1e6:.1f} | {plies} | {wall:.2f} | {cpu:.2f} "
+                    f"| {size / 1e6 / cpu:.1f} | {args.games / cpu:,.0f} | {plies / cpu:,.0f} "
+                    f"| {rss / 1024:.1f} MiB | {small[4] / 1024:.1f} MiB |")
+            if args.instructions:
+                line += f" {small[5]:,.0f} |"
+            print(line)
 
 
 if __name__ == "__main__":
