@@ -83,52 +83,87 @@ impl fmt::Display for Record {
         }
         f.write_str("\n")?;
         let mut line = LineWriter { f, column: 0 };
-        for token in movetext_tokens(&self.items) {
-            line.token(&token)?;
+        let mut token = String::with_capacity(64);
+        let mut number = 1u32;
+        let mut fresh = true;
+        for item in &self.items {
+            token.clear();
+            write_item(&mut token, item, &mut number, &mut fresh);
+            if matches!(item, Item::Comment { .. }) {
+                line.text(&token)?;
+            } else {
+                line.ascii(&token)?;
+            }
         }
-        line.token(&self.result.to_string())?;
+        token.clear();
+        let _ = write!(token, "{}", self.result);
+        line.ascii(&token)?;
         f.write_str("\n")
     }
 }
 
-/// The movetext as tokens, with move numbers: `N.` before each South move,
-/// `N...` before a North move that opens a round or follows a comment; the
-/// number grows after each North move and restarts at 1 in every round.
-fn movetext_tokens(items: &[Item]) -> Vec<String> {
-    let mut tokens = Vec::with_capacity(items.len() * 2);
-    let mut number = 1u32;
-    let mut fresh = true;
-    for item in items {
-        match item {
-            Item::Move { mv, captured } => {
-                // A move number stays on the line of its move.
-                let mut token = match mv.hole.side {
-                    Side::South => format!("{number}. "),
-                    Side::North if fresh => format!("{number}... "),
-                    Side::North => String::new(),
-                };
-                let _ = write!(token, "{mv}");
-                if let Some(n) = captured {
-                    let _ = write!(token, "+{n}");
-                }
-                tokens.push(token);
-                if mv.hole.side == Side::North {
-                    number += 1;
-                }
-                fresh = false;
-            }
-            Item::Round { round } => {
-                tokens.push(format!("R{round}"));
-                number = 1;
-                fresh = true;
-            }
-            Item::Comment { comment } => {
-                tokens.push(format!("{{{comment}}}"));
-                fresh = true;
-            }
+/// Appends the decimal digits of `n` (what `write!` does, without the
+/// formatting machinery, once per ply).
+fn push_number(out: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
         }
     }
-    tokens
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+}
+
+/// Appends the token of one movetext item, with its move number: `N.`
+/// before each South move, `N...` before a North move that opens a round
+/// or follows a comment; the number grows after each North move and
+/// restarts at 1 in every round. A move number stays on the line of its
+/// move, so both make one token.
+fn write_item(out: &mut String, item: &Item, number: &mut u32, fresh: &mut bool) {
+    match item {
+        Item::Move { mv, captured } => {
+            match mv.hole.side {
+                Side::South => {
+                    push_number(out, *number);
+                    out.push_str(". ");
+                }
+                Side::North if *fresh => {
+                    push_number(out, *number);
+                    out.push_str("... ");
+                }
+                Side::North => {}
+            }
+            out.push(mv.hole.label());
+            if let Some(dir) = mv.dir {
+                out.push(':');
+                out.push_str(dir.as_str());
+            }
+            if let Some(n) = captured {
+                out.push('+');
+                push_number(out, *n);
+            }
+            if mv.hole.side == Side::North {
+                *number += 1;
+            }
+            *fresh = false;
+        }
+        Item::Round { round } => {
+            out.push('R');
+            push_number(out, *round);
+            *number = 1;
+            *fresh = true;
+        }
+        Item::Comment { comment } => {
+            out.push('{');
+            out.push_str(comment);
+            out.push('}');
+            *fresh = true;
+        }
+    }
 }
 
 struct LineWriter<'a, 'b> {
@@ -137,8 +172,9 @@ struct LineWriter<'a, 'b> {
 }
 
 impl LineWriter<'_, '_> {
-    fn token(&mut self, token: &str) -> fmt::Result {
-        let width = token.chars().count();
+    /// Writes `token` after a space, or on a new line when it would pass
+    /// [`MAX_LINE`]; `width` is how many columns it takes.
+    fn place(&mut self, token: &str, width: usize) -> fmt::Result {
         if self.column > 0 {
             if self.column + 1 + width > MAX_LINE {
                 self.f.write_str("\n")?;
@@ -148,7 +184,22 @@ impl LineWriter<'_, '_> {
                 self.column += 1;
             }
         }
-        self.f.write_str(token)?;
+        self.f.write_str(token)
+    }
+
+    /// A token of ASCII characters on one line: a move, a move number, a
+    /// round marker or a result.
+    fn ascii(&mut self, token: &str) -> fmt::Result {
+        debug_assert!(token.is_ascii() && !token.contains('\n'));
+        self.place(token, token.len())?;
+        self.column += token.len();
+        Ok(())
+    }
+
+    /// Any token: a comment may hold wide characters and line breaks.
+    fn text(&mut self, token: &str) -> fmt::Result {
+        let width = token.chars().count();
+        self.place(token, width)?;
         self.column = match token.rfind('\n') {
             Some(i) => token[i + 1..].chars().count(),
             None => self.column + width,
