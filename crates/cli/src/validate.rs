@@ -1,5 +1,6 @@
 //! `mancala-validate`: checks recorded games and passes the valid ones on.
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use clap::Parser;
@@ -180,7 +181,13 @@ fn check_game(game: &SourcedGame, settings: &Settings<'_>) -> Checked {
                     let eol = if own.contains("\r\n") { "\r\n" } else { "\n" };
                     format!("{}{eol}", own.trim_start())
                 }
-                (Some(parsed), false) => parsed.record.to_string(),
+                (Some(parsed), false) => {
+                    // Canonical text is about as long as the text read:
+                    // reserving that spares growing the string as it is written.
+                    let mut canonical = String::with_capacity(text.bytes.len() + 64);
+                    let _ = write!(canonical, "{}", parsed.record);
+                    canonical
+                }
                 (None, _) => String::new(),
             };
         }

@@ -45,6 +45,13 @@ fn write_tag(f: &mut fmt::Formatter<'_>, name: &str, value: &str) -> fmt::Result
     f.write_str("[")?;
     f.write_str(name)?;
     f.write_str(" \"")?;
+    if !value
+        .bytes()
+        .any(|b| matches!(b, b'"' | b'\\' | b'\n' | b'\r'))
+    {
+        f.write_str(value)?;
+        return f.write_str("\"]\n");
+    }
     for c in value.chars() {
         match c {
             '"' => f.write_str("\\\"")?,
@@ -82,7 +89,11 @@ impl fmt::Display for Record {
             write_tag(f, &tag.name, &tag.value)?;
         }
         f.write_str("\n")?;
-        let mut line = LineWriter { f, column: 0 };
+        let mut line = LineWriter {
+            f,
+            line: String::with_capacity(2 * MAX_LINE),
+            column: 0,
+        };
         let mut token = String::with_capacity(64);
         let mut number = 1u32;
         let mut fresh = true;
@@ -98,7 +109,8 @@ impl fmt::Display for Record {
         token.clear();
         let _ = write!(token, "{}", self.result);
         line.ascii(&token)?;
-        f.write_str("\n")
+        line.line.push('\n');
+        line.flush()
     }
 }
 
@@ -115,7 +127,7 @@ fn push_number(out: &mut String, mut n: u32) {
             break;
         }
     }
-    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
 }
 
 /// Appends the token of one movetext item, with its move number: `N.`
@@ -166,8 +178,11 @@ fn write_item(out: &mut String, item: &Item, number: &mut u32, fresh: &mut bool)
     }
 }
 
+/// Lays tokens out in lines, handing the formatter a whole line at a time.
 struct LineWriter<'a, 'b> {
     f: &'a mut fmt::Formatter<'b>,
+    /// The line being filled.
+    line: String,
     column: usize,
 }
 
@@ -177,14 +192,22 @@ impl LineWriter<'_, '_> {
     fn place(&mut self, token: &str, width: usize) -> fmt::Result {
         if self.column > 0 {
             if self.column + 1 + width > MAX_LINE {
-                self.f.write_str("\n")?;
+                self.line.push('\n');
+                self.flush()?;
                 self.column = 0;
             } else {
-                self.f.write_str(" ")?;
+                self.line.push(' ');
                 self.column += 1;
             }
         }
-        self.f.write_str(token)
+        self.line.push_str(token);
+        Ok(())
+    }
+
+    fn flush(&mut self) -> fmt::Result {
+        self.f.write_str(&self.line)?;
+        self.line.clear();
+        Ok(())
     }
 
     /// A token of ASCII characters on one line: a move, a move number, a
