@@ -161,7 +161,8 @@ pub fn replay(
             .start;
         at..at
     });
-    let (mut game, opening) = match Game::new(start) {
+    let first = parsed.record.moves().next();
+    let (mut game, opening) = match Game::new_hinted(start, first) {
         Ok(started) => started,
         Err(e) => {
             out.problems

@@ -185,6 +185,16 @@ impl Game {
     /// A game from `position`, which counts as its first occurrence. The
     /// game may be over at once if the side to move cannot move.
     pub fn new(position: Position) -> Result<(Game, PlayReport), PlayError> {
+        Game::new_hinted(position, None)
+    }
+
+    /// [`Game::new`], told which move will probably come first (a record's
+    /// first move): the "cannot move" check tries it first, as
+    /// [`Game::play_hinted`] does. The result is the same whatever the hint.
+    pub fn new_hinted(
+        position: Position,
+        first: Option<Move>,
+    ) -> Result<(Game, PlayReport), PlayError> {
         let mut game = Game {
             position,
             history: History::new(position.repetition_key()),
@@ -192,7 +202,7 @@ impl Game {
             sown: None,
         };
         let mut report = PlayReport::default();
-        game.start_round(&mut report)?;
+        game.start_round(&mut report, first)?;
         Ok((game, report))
     }
 
@@ -430,12 +440,22 @@ impl Game {
             return Ok(());
         }
         self.history = History::new(self.position.repetition_key());
-        self.start_round(report)
+        self.start_round(report, None)
     }
 
     /// At the start of a game or round only "cannot move" is checked.
-    fn start_round(&mut self, report: &mut PlayReport) -> Result<(), PlayError> {
-        let found = self.position.first_playable(None)?;
+    fn start_round(
+        &mut self,
+        report: &mut PlayReport,
+        hint: Option<Move>,
+    ) -> Result<(), PlayError> {
+        if let Some(mv) = hint
+            && let Some(sown) = self.position.sow_finite(mv)
+        {
+            self.sown = Some((mv, sown));
+            return Ok(());
+        }
+        let found = self.position.first_playable(hint)?;
         self.sown = cached(found.as_ref());
         if found.is_some() {
             Ok(())

@@ -175,10 +175,10 @@ fn random_moves(rng: &mut fastrand::Rng, start: Position) -> Vec<mancala_rules::
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
-    /// `play_hinted` (the validator's path, which sows the hinted move ahead
-    /// and takes a shortcut when it is played) gives exactly what `play`
-    /// gives: reports, positions, errors and the end, whether the hints are
-    /// the record's next moves, wrong, or missing. Now and then a wrong move
+    /// `new_hinted` and `play_hinted` (the validator's path, which sows the
+    /// hinted move ahead and takes a shortcut when it is played) give exactly
+    /// what `new` and `play` give: reports, positions, errors and the end,
+    /// whether the hints are the record's next moves, wrong, or missing. Now and then a wrong move
     /// is played too, which both must refuse alike.
     #[test]
     fn hinted_play_is_play(seed in any::<u64>()) {
@@ -190,8 +190,14 @@ proptest! {
             Position::new(rules)
         };
         let moves = random_moves(&mut rng, start);
-        let (mut plain, _) = Game::new(start).unwrap();
-        let (mut hinted, _) = Game::new(start).unwrap();
+        let first = match rng.u8(..4) {
+            0 => None,
+            1 => moves.get(rng.usize(..moves.len().max(1))).copied(),
+            _ => moves.first().copied(),
+        };
+        let (mut plain, opening) = Game::new(start).unwrap();
+        let (mut hinted, hinted_opening) = Game::new_hinted(start, first).unwrap();
+        prop_assert_eq!(opening, hinted_opening);
         for (i, &mv) in moves.iter().enumerate() {
             // The last move gets a hint too: a game that ends must end
             // whatever the hint says.
