@@ -15,6 +15,17 @@ use crate::record::{GameResult, Item, ParsedGame, Record, Spans, StandardTags, T
 
 type PResult<'a, T> = IResult<&'a str, T>;
 
+/// Where a line of a comment's text (after its first) begins with `[`
+/// after blanks. A reader takes such a line for the next game's tags; one
+/// after a lone CR escapes the reader, but printing writes it after an LF.
+fn tag_line_in_comment(text: &[u8]) -> Option<usize> {
+    memchr::memchr2_iter(b'\n', b'\r', text).find_map(|at| {
+        let line = &text[at + 1..];
+        let blanks = line.len() - line.trim_ascii_start().len();
+        (line.get(blanks) == Some(&b'[')).then_some(at + 1 + blanks)
+    })
+}
+
 /// `text` after its leading spaces and tabs.
 fn skip_blanks(text: &str) -> &str {
     let blanks = text
@@ -432,6 +443,13 @@ impl<'a> GameParser<'a> {
                             "unterminated comment (missing `}`)",
                         ));
                     };
+                    if let Some(at) = tag_line_in_comment(&self.rest.as_bytes()[1..close]) {
+                        let at = start + 1 + at;
+                        return Err(ParseError::new(
+                            at..at + 1,
+                            "a line inside a comment cannot begin with `[`: read back, it would start a new game",
+                        ));
+                    }
                     // Line breaks inside a comment are kept as LF, whatever
                     // the file used: printing writes LF only.
                     let comment = self.rest[1..close]
