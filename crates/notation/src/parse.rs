@@ -304,9 +304,11 @@ impl<'a> GameParser<'a> {
         let value_start = self.pos_of(rest) + 1;
         let body = &rest[1..];
         // Most values hold no escape: borrowed as they stand.
-        let plain = memchr::memchr3(b'"', b'\\', b'\n', body.as_bytes()).filter(|&i| {
-            body.as_bytes()[i] == b'"' && memchr::memchr(b'\r', &body.as_bytes()[..i]).is_none()
-        });
+        // (Values are short: a plain loop beats memchr's set-up.)
+        let plain = body
+            .bytes()
+            .position(|b| matches!(b, b'"' | b'\\' | b'\n' | b'\r'))
+            .filter(|&i| body.as_bytes()[i] == b'"');
         let (value, value_end) = match plain {
             Some(i) => (Cow::Borrowed(&body[..i]), value_start + i),
             None => {
@@ -324,6 +326,10 @@ impl<'a> GameParser<'a> {
         }
         let end = self.pos_of(rest) + 1;
         self.rest = &self.full[end..];
+        // Nearly always the line ends right after the `]`.
+        if let [] | [b'\n', ..] | [b'\r', b'\n', ..] = self.rest.as_bytes() {
+            return Ok((name, value, start..end, value_start..value_end));
+        }
         let trailing =
             &self.rest[..memchr::memchr(b'\n', self.rest.as_bytes()).unwrap_or(self.rest.len())];
         let blank = |c: char| c.is_ascii_whitespace();
