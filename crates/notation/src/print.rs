@@ -115,19 +115,19 @@ impl fmt::Display for Record {
 }
 
 /// Appends the decimal digits of `n` (what `write!` does, without the
-/// formatting machinery, once per ply).
-fn push_number(out: &mut String, mut n: u32) {
-    let mut digits = [0u8; 10];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+/// formatting machinery, once per ply; most numbers here have one or two
+/// digits).
+fn push_number(out: &mut String, n: u32) {
+    let digit = |d: u32| char::from(b'0' + (d % 10) as u8);
+    if n < 10 {
+        out.push(digit(n));
+    } else if n < 100 {
+        out.push(digit(n / 10));
+        out.push(digit(n));
+    } else {
+        push_number(out, n / 10);
+        out.push(digit(n));
     }
-    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
 }
 
 /// Appends the token of one movetext item, with its move number: `N.`
