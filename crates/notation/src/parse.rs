@@ -119,11 +119,15 @@ fn digits(i: &str) -> PResult<'_, &str> {
     Ok((&i[n..], &i[..n]))
 }
 
+/// The capture count of a move token: its value, or where its digits stand
+/// when they pass `u32` (for the error message).
+type Count = Option<Result<u32, Range<usize>>>;
+
 /// A move at `at`: `E`, `e`, `E:ccw` or `E:cw`, each optionally followed by
 /// `+N`, and then a token boundary. Returns where it ends, the move, and
-/// where the digits of `N` stand. Moves are most of any movetext, so this
-/// one reads bytes with no `&str` in between.
-fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, Move, Option<Range<usize>>)> {
+/// `N`. Moves are most of any movetext, so this one reads bytes with no
+/// `&str` in between.
+fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, Move, Count)> {
     let hole = Hole::from_label(char::from(*bytes.get(at)?))?;
     let (dir, mut end) = match &bytes[at + 1..] {
         [b':', b'c', b'c', b'w', ..] => (Some(Dir::Ccw), at + 5),
@@ -132,13 +136,14 @@ fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, Move, Option<Range<usize>
     };
     let mut count = None;
     if bytes.get(end) == Some(&b'+') {
-        let digits = bytes[end + 1..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count();
-        if digits > 0 {
-            count = Some(end + 1..end + 1 + digits);
-            end += 1 + digits;
+        let digits = &bytes[end + 1..];
+        let len = digits.iter().take_while(|b| b.is_ascii_digit()).count();
+        if len > 0 {
+            let value = digits[..len].iter().try_fold(0u32, |n, &d| {
+                n.checked_mul(10)?.checked_add(u32::from(d - b'0'))
+            });
+            count = Some(value.ok_or(end + 1..end + 1 + len));
+            end += 1 + len;
         }
     }
     let boundary = bytes
@@ -411,7 +416,9 @@ impl<'a> GameParser<'a> {
                     Some(_) => match lex_move(bytes, at) {
                         Some((end, mv, count)) => {
                             let captured = match count {
-                                Some(digits) => Some(digits_u32(
+                                Some(Ok(n)) => Some(n),
+                                // Too large: the error says so.
+                                Some(Err(digits)) => Some(digits_u32(
                                     &self.full[digits.clone()],
                                     "capture count",
                                     digits,
