@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::options::{GameId, Opt, Rules};
 use crate::setup::{Setup, SetupError};
 use crate::side::{Dir, Hole, Side};
-use crate::sow::{Board, Sower, Sown, Unending, byte_sum};
+use crate::sow::{Board, Sower, Sown, Unending, byte_sum, row_sum};
 use crate::trace::{NoTrace, Observer};
 
 /// A move as a record writes it: the hole to empty, and on Olinda Keliya's
@@ -313,12 +313,7 @@ impl Position {
     /// Seeds in `side`'s row of `board`, a board of these rules.
     #[inline]
     fn row_of(&self, board: &Board, side: Side) -> u32 {
-        let row = (1u128 << (8 * self.rules.holes())) - 1;
-        let mask = match side {
-            Side::South => row,
-            Side::North => row << (8 * self.rules.holes()),
-        };
-        byte_sum(u128::from_le_bytes(*board) & mask)
+        row_sum(board, self.rules.holes(), side)
     }
 
     /// Seeds on the board, both rows.

@@ -23,6 +23,25 @@ pub(crate) fn byte_sum(v: u128) -> u32 {
     top(v as u64) + top((v >> 64) as u64)
 }
 
+/// `ROW_MASKS[n][side]`: the bytes of `side`'s row on a board of `n` holes
+/// a row, read as a little-endian `u128`.
+static ROW_MASKS: [[u128; 2]; 8] = {
+    let mut table = [[0u128; 2]; 8];
+    let mut n = 1;
+    while n < 8 {
+        let row = (1u128 << (8 * n)) - 1;
+        table[n] = [row, row << (8 * n)];
+        n += 1;
+    }
+    table
+};
+
+/// Seeds in `side`'s row of `board`, a board of `n` holes a row.
+#[inline]
+pub(crate) fn row_sum(board: &Board, n: usize, side: Side) -> u32 {
+    byte_sum(u128::from_le_bytes(*board) & ROW_MASKS[n % ROW_MASKS.len()][side.index()])
+}
+
 /// What ends a lap, per game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum LapRule {
@@ -452,13 +471,7 @@ impl Sower {
             sum += u32::from(b[at as usize]);
             at = self.prev(at);
         }
-        let row = (1u128 << (8 * u32::from(self.n))) - 1;
-        let mask = if opp == Side::South {
-            row
-        } else {
-            row << (8 * u32::from(self.n))
-        };
-        let row_total = byte_sum(u128::from_le_bytes(*b) & mask);
+        let row_total = row_sum(b, usize::from(self.n), opp);
         let mut take = len;
         if sum == row_total {
             take -= 1;
