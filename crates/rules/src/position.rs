@@ -307,13 +307,7 @@ impl Position {
     #[must_use]
     #[inline]
     pub fn row_seeds(&self, side: Side) -> u32 {
-        self.row_of(&self.board, side)
-    }
-
-    /// Seeds in `side`'s row of `board`, a board of these rules.
-    #[inline]
-    fn row_of(&self, board: &Board, side: Side) -> u32 {
-        row_sum(board, self.rules.holes(), side)
+        row_sum(&self.board, self.rules.holes(), side)
     }
 
     /// Seeds on the board, both rows.
@@ -466,17 +460,11 @@ impl Position {
         self.apply(dir, sown);
     }
 
-    /// [`Position::starves`] for the move that sowed to `sown`.
-    #[inline]
-    pub(crate) fn starves_with(&self, sown: &Sown) -> bool {
-        self.feeding_applies() && self.row_of(&sown.board, self.to_move.opposite()) == 0
-    }
-
-    /// Whether the feeding rule may refuse the move that led to `next`: it
+    /// Whether the feeding rule may refuse a move that left `board`: it
     /// leaves the opponent no seeds (the rule then looks for a feeding move).
     #[inline]
-    pub(crate) fn starves(&self, next: &Position) -> bool {
-        self.feeding_applies() && !self.feeds(next)
+    pub(crate) fn starves(&self, board: &Board) -> bool {
+        self.feeding_applies() && !self.feeds(board)
     }
 
     /// What [`Position::sow_finite`] would have returned for a move whose
@@ -497,11 +485,11 @@ impl Position {
         self.verdict_traced(mv, &mut NoTrace)
     }
 
-    /// Olowuka's feeding rule: whether, after `next`, the mover's opponent
-    /// still has seeds.
+    /// Olowuka's feeding rule: whether a move that left `board` leaves the
+    /// mover's opponent seeds.
     #[inline]
-    fn feeds(&self, next: &Position) -> bool {
-        next.row_seeds(self.to_move.opposite()) > 0
+    fn feeds(&self, board: &Board) -> bool {
+        row_sum(board, self.rules.holes(), self.to_move.opposite()) > 0
     }
 
     fn feeding_applies(&self) -> bool {
@@ -526,7 +514,7 @@ impl Position {
         };
         match verdict {
             Verdict::Finite { position, laps } => {
-                if self.starves(&position)
+                if self.starves(&position.board)
                     && let Some(feeding) = self.a_feeding_move(mv)?
                 {
                     return Err(err(PlayErrorKind::StarvesOpponent {
@@ -568,7 +556,9 @@ impl Position {
     fn a_feeding_move(&self, except: Move) -> Result<Option<Move>, PlayError> {
         for mv in self.candidates().iter().filter(|m| *m != except) {
             match self.verdict(mv)? {
-                Verdict::Finite { position, .. } if self.feeds(&position) => return Ok(Some(mv)),
+                Verdict::Finite { position, .. } if self.feeds(&position.board) => {
+                    return Ok(Some(mv));
+                }
                 Verdict::Undecided { budget } => {
                     return Err(PlayError {
                         kind: PlayErrorKind::Undecided {
@@ -594,7 +584,7 @@ impl Position {
         let mut undecided = None;
         list.retain(|mv| match self.verdict(mv) {
             Ok(Verdict::Finite { position, .. }) => {
-                if self.feeding_applies() && !self.feeds(&position) {
+                if self.starves(&position.board) {
                     starving.push(mv);
                 } else {
                     any_feeding = true;
@@ -635,21 +625,11 @@ impl Position {
     /// others, with its verdict (so that playing it needs no second sowing).
     /// `None` when the side to move cannot move; an error when that cannot
     /// be decided within the lap budget.
-    #[inline]
     pub fn first_playable(
         &self,
         first: Option<Move>,
     ) -> Result<Option<(Move, Verdict)>, PlayError> {
         let endless_legal = self.rules.has(Opt::EndlessEndsGame);
-        // The hint usually settles it: one sowing, no candidate list. (A
-        // hint that is not a candidate fails its shape check here.)
-        if let Some(mv) = first
-            && let Ok(verdict) = self.verdict(mv)
-            && (matches!(verdict, Verdict::Finite { .. })
-                || (endless_legal && matches!(verdict, Verdict::Endless { .. })))
-        {
-            return Ok(Some((mv, verdict)));
-        }
         let candidates = self.candidates();
         let first = first.filter(|mv| candidates.contains(*mv));
         let mut undecided = None;
