@@ -2,7 +2,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::options::{GameId, Opt};
+use crate::options::{GameId, Opt, Rules};
 use crate::position::{Move, PlayError, PlayErrorKind, Played, Position, Verdict};
 use crate::side::Side;
 use crate::sow::Sown;
@@ -62,6 +62,18 @@ impl std::str::FromStr for EndReason {
             )
         })
     }
+}
+
+/// Olowuka's end at 25: whether `stores`, after a move, end the game.
+fn reaches_twenty_five(rules: Rules, stores: [u8; 2]) -> bool {
+    rules.game() == GameId::Olowuka && !rules.has(Opt::PlayToEnd) && stores.iter().any(|s| *s >= 25)
+}
+
+/// Seeds each side gained with a move from `before` that left `stores`.
+/// Seeds leave the board only into the stores, so the move was
+/// irreversible exactly when something was gained.
+fn gains(before: &Position, stores: [u8; 2]) -> [u32; 2] {
+    Side::BOTH.map(|s| u32::from(stores[s.index()]) - u32::from(before.store(s)))
 }
 
 /// What the hint cache keeps of a move [`Position::first_playable`] found:
@@ -268,25 +280,18 @@ impl Game {
             Some((sown_mv, sown)) if *sown_mv == mv && self.status == Status::Ongoing => *sown,
             _ => return None,
         };
-        let rules = self.position.rules();
-        let stores = sown.stores;
-        if self.position.starves_with(&sown)
-            || (rules.game() == GameId::Olowuka
-                && !rules.has(Opt::PlayToEnd)
-                && stores.iter().any(|s| *s >= 25))
+        if self.position.starves(&sown.board)
+            || reaches_twenty_five(self.position.rules(), sown.stores)
         {
             return None;
         }
-        let gained =
-            Side::BOTH.map(|s| u32::from(stores[s.index()]) - u32::from(self.position.store(s)));
+        let gained = gains(&self.position, sown.stores);
         let irreversible = gained != [0, 0];
         // Changed in place, put back if anything else happens.
         let before = self.position;
         self.position.apply_sown(mv, &sown);
         let key = self.position.repetition_key();
-        let repeats =
-            !rules.has(Opt::NoRepetitionRule) && !irreversible && self.history.occurred_twice(key);
-        let next_sown = if repeats {
+        let next_sown = if self.repeats(key, irreversible) {
             None
         } else {
             self.position.sow_finite(next)
@@ -305,6 +310,15 @@ impl Game {
             laps: sown.laps,
             ..PlayReport::default()
         })
+    }
+
+    /// Whether the position `key` after a move occurs for the third time
+    /// (never after an irreversible move, which clears the history).
+    #[inline]
+    fn repeats(&self, key: u128, irreversible: bool) -> bool {
+        !self.position.rules().has(Opt::NoRepetitionRule)
+            && !irreversible
+            && self.history.occurred_twice(key)
     }
 
     /// [`Game::play_hinted`] for every case.
@@ -340,21 +354,13 @@ impl Game {
             Played::Finite { position, laps } => {
                 // Decide "cannot move" before changing anything, so that an
                 // undecided verdict leaves the game as it was.
-                let rules = position.rules();
-                let twenty_five = rules.game() == GameId::Olowuka
-                    && !rules.has(Opt::PlayToEnd)
-                    && Side::BOTH.iter().any(|s| position.store(*s) >= 25);
-                for side in Side::BOTH {
-                    report.gained[side.index()] =
-                        u32::from(position.store(side)) - u32::from(before.store(side));
-                }
+                let stores = Side::BOTH.map(|s| position.store(s));
+                let twenty_five = reaches_twenty_five(position.rules(), stores);
+                report.gained = gains(&before, stores);
                 let key = position.repetition_key();
-                // Seeds leave the board only into the stores.
                 let irreversible = report.gained != [0, 0];
                 debug_assert_eq!(irreversible, position.board_seeds() != before.board_seeds());
-                let repeats = !rules.has(Opt::NoRepetitionRule)
-                    && !irreversible
-                    && self.history.occurred_twice(key);
+                let repeats = self.repeats(key, irreversible);
                 // The record's next move usually settles "cannot move" with
                 // one sowing, kept for when it is played.
                 let (playable, can_move) = if twenty_five || repeats {

@@ -504,13 +504,23 @@ impl Sower {
         let mut st = stores;
         // Most moves end with their first lap: no cycle bookkeeping for them.
         match self.lap(&mut b, &mut st, start, obs) {
-            Step::End if self.budget >= 1 => Ok(Sown {
+            Step::End => self.ended(b, st, 1),
+            Step::Relay(h) => self.relays(board, stores, start, b, st, h, obs),
+        }
+    }
+
+    /// A move whose last lap, number `laps`, left `(b, st)`: finite within
+    /// the lap budget, else undecided.
+    #[inline]
+    fn ended(&self, b: Board, st: [u8; 2], laps: u64) -> Result<Sown, Unending> {
+        if laps <= self.budget {
+            Ok(Sown {
                 board: b,
                 stores: st,
-                laps: 1,
-            }),
-            Step::End => Err(Unending::Undecided),
-            Step::Relay(h) => self.relays(board, stores, start, b, st, h, obs),
+                laps,
+            })
+        } else {
+            Err(Unending::Undecided)
         }
     }
 
@@ -557,14 +567,7 @@ impl Sower {
             let step = self.lap(&mut b, &mut st, h, obs);
             laps += 1;
             match step {
-                Step::End if laps <= self.budget => {
-                    return Ok(Sown {
-                        board: b,
-                        stores: st,
-                        laps,
-                    });
-                }
-                Step::End => return Err(Unending::Undecided),
+                Step::End => return self.ended(b, st, laps),
                 Step::Relay(next) => h = next,
             }
             lam += 1;
