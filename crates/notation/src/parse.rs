@@ -11,7 +11,9 @@ use nom::combinator::recognize;
 use nom::{IResult, Parser};
 
 use crate::error::ParseError;
-use crate::record::{GameResult, Item, ParsedGame, Record, Spans, StandardTags, Tag};
+use crate::record::{
+    GameResult, Item, ParsedGame, Record, Spans, StandardTags, Tag, special_in_tag_value,
+};
 
 type PResult<'a, T> = IResult<&'a str, T>;
 
@@ -74,23 +76,31 @@ fn at_boundary(rest: &str) -> bool {
         .is_none_or(|&b| b.is_ascii_whitespace() || b == b'{')
 }
 
+/// How many ASCII digits `bytes` starts with.
+fn digit_run(bytes: &[u8]) -> usize {
+    bytes.iter().take_while(|b| b.is_ascii_digit()).count()
+}
+
+/// The value of `digits` (ASCII digits only), `None` past `u32::MAX`.
+fn digits_value(digits: &[u8]) -> Option<u32> {
+    debug_assert!(digits.iter().all(u8::is_ascii_digit));
+    digits.iter().try_fold(0u32, |n, &d| {
+        n.checked_mul(10)?.checked_add(u32::from(d - b'0'))
+    })
+}
+
 /// The value of `text`, ASCII digits only.
 fn digits_u32(text: &str, what: &str, at: Range<usize>) -> Result<u32, ParseError> {
-    debug_assert!(text.bytes().all(|b| b.is_ascii_digit()));
-    text.bytes()
-        .try_fold(0u32, |n, b| {
-            n.checked_mul(10)?.checked_add(u32::from(b - b'0'))
-        })
-        .ok_or_else(|| {
-            ParseError::new(
-                at,
-                format!(
-                    "{what} `{}` is too large (at most {})",
-                    shorten(text),
-                    u32::MAX
-                ),
-            )
-        })
+    digits_value(text.as_bytes()).ok_or_else(|| {
+        ParseError::new(
+            at,
+            format!(
+                "{what} `{}` is too large (at most {})",
+                shorten(text),
+                u32::MAX
+            ),
+        )
+    })
 }
 
 fn tag_name(i: &str) -> PResult<'_, &str> {
@@ -112,7 +122,7 @@ fn no_match(i: &str) -> nom::Err<nom::error::Error<&str>> {
 
 /// One or more ASCII digits.
 fn digits(i: &str) -> PResult<'_, &str> {
-    let n = i.bytes().take_while(u8::is_ascii_digit).count();
+    let n = digit_run(i.as_bytes());
     if n == 0 {
         return Err(no_match(i));
     }
@@ -136,13 +146,10 @@ fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, Move, Count)> {
     };
     let mut count = None;
     if bytes.get(end) == Some(&b'+') {
-        let digits = &bytes[end + 1..];
-        let len = digits.iter().take_while(|b| b.is_ascii_digit()).count();
+        let len = digit_run(&bytes[end + 1..]);
         if len > 0 {
-            let value = digits[..len].iter().try_fold(0u32, |n, &d| {
-                n.checked_mul(10)?.checked_add(u32::from(d - b'0'))
-            });
-            count = Some(value.ok_or(end + 1..end + 1 + len));
+            let digits = end + 1..end + 1 + len;
+            count = Some(digits_value(&bytes[digits.clone()]).ok_or(digits));
             end += 1 + len;
         }
     }
@@ -154,11 +161,7 @@ fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, Move, Count)> {
 
 /// A move number at `at` (`12.` or `12...`): where it ends.
 fn lex_move_number(bytes: &[u8], at: usize) -> Option<usize> {
-    let end = at
-        + bytes[at..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count();
+    let end = at + digit_run(&bytes[at..]);
     match &bytes[end..] {
         _ if end == at => None,
         [b'.', b'.', b'.', ..] => Some(end + 3),
@@ -312,7 +315,7 @@ impl<'a> GameParser<'a> {
         // (Values are short: a plain loop beats memchr's set-up.)
         let plain = body
             .bytes()
-            .position(|b| matches!(b, b'"' | b'\\' | b'\n' | b'\r'))
+            .position(special_in_tag_value)
             .filter(|&i| body.as_bytes()[i] == b'"');
         let (value, value_end) = match plain {
             Some(i) => (Cow::Borrowed(&body[..i]), value_start + i),

@@ -4,7 +4,7 @@ use std::fmt::{self, Write as _};
 
 use mancala_rules::{Setup, Side};
 
-use crate::record::{Item, Record, StandardTags};
+use crate::record::{Item, Record, StandardTags, special_in_tag_value};
 
 /// Movetext lines are wrapped to at most this many columns (a longer single
 /// token, such as a long comment, stands on its own line).
@@ -45,10 +45,7 @@ fn write_tag(f: &mut fmt::Formatter<'_>, name: &str, value: &str) -> fmt::Result
     f.write_str("[")?;
     f.write_str(name)?;
     f.write_str(" \"")?;
-    if !value
-        .bytes()
-        .any(|b| matches!(b, b'"' | b'\\' | b'\n' | b'\r'))
-    {
+    if !value.bytes().any(special_in_tag_value) {
         f.write_str(value)?;
         return f.write_str("\"]\n");
     }

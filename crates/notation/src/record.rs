@@ -154,6 +154,13 @@ impl StandardTags {
     }
 }
 
+/// Bytes a tag value cannot hold as they are: the quote and backslash are
+/// escaped, and a line break cannot stand inside a tag line. Values without
+/// them are read and written as they stand.
+pub(crate) fn special_in_tag_value(b: u8) -> bool {
+    matches!(b, b'"' | b'\\' | b'\n' | b'\r')
+}
+
 /// A tag the notation does not interpret; kept as written.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Tag {
