@@ -67,15 +67,21 @@ fn check_position(pos: &Position) -> Result<Vec<mancala_rules::Move>, String> {
     Ok(legal.iter().collect())
 }
 
+/// A random game's start: one time in four a random set-up, else the
+/// standard start.
+fn random_start(rng: &mut fastrand::Rng, rules: Rules) -> Position {
+    if rng.u8(..4) == 0 {
+        Position::from_setup(rules, &random_setup(rng, rules)).unwrap()
+    } else {
+        Position::new(rules)
+    }
+}
+
 /// Plays a random game; every listed move is tried on a copy of the game.
 fn random_game(seed: u64, try_every_move: bool) -> Result<(Rules, usize, Status), String> {
     let mut rng = fastrand::Rng::with_seed(seed);
     let rules = random_rules(&mut rng);
-    let pos = if rng.u8(..4) == 0 {
-        Position::from_setup(rules, &random_setup(&mut rng, rules)).unwrap()
-    } else {
-        Position::new(rules)
-    };
+    let pos = random_start(&mut rng, rules);
     let (mut game, _) = Game::new(pos).map_err(|e| e.to_string())?;
     let ctx = |plies: usize, e: String| {
         format!(
@@ -184,11 +190,7 @@ proptest! {
     fn hinted_play_is_play(seed in any::<u64>()) {
         let mut rng = fastrand::Rng::with_seed(seed);
         let rules = random_rules(&mut rng);
-        let start = if rng.u8(..4) == 0 {
-            Position::from_setup(rules, &random_setup(&mut rng, rules)).unwrap()
-        } else {
-            Position::new(rules)
-        };
+        let start = random_start(&mut rng, rules);
         let moves = random_moves(&mut rng, start);
         let first = match rng.u8(..4) {
             0 => None,
