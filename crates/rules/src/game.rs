@@ -65,6 +65,7 @@ impl std::str::FromStr for EndReason {
 }
 
 /// Olowuka's end at 25: whether `stores`, after a move, end the game.
+#[inline]
 fn reaches_twenty_five(rules: Rules, stores: [u8; 2]) -> bool {
     rules.game() == GameId::Olowuka && !rules.has(Opt::PlayToEnd) && stores.iter().any(|s| *s >= 25)
 }
@@ -72,6 +73,7 @@ fn reaches_twenty_five(rules: Rules, stores: [u8; 2]) -> bool {
 /// Seeds each side gained with a move from `before` that left `stores`.
 /// Seeds leave the board only into the stores, so the move was
 /// irreversible exactly when something was gained.
+#[inline]
 fn gains(before: &Position, stores: [u8; 2]) -> [u32; 2] {
     Side::BOTH.map(|s| u32::from(stores[s.index()]) - u32::from(before.store(s)))
 }

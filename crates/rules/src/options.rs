@@ -4,7 +4,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::side::Dir;
-use crate::sow::DEFAULT_LAP_BUDGET;
+use crate::sow::{DEFAULT_LAP_BUDGET, SowRules};
 use crate::text::{closest, shorten};
 
 /// The four games, by the ids records and tools spell.
@@ -375,6 +375,7 @@ pub struct Rules {
     holes: u8,
     seeds: u8,
     lap_budget: u32,
+    sowing: SowRules,
 }
 
 impl Rules {
@@ -404,6 +405,7 @@ impl Rules {
             holes,
             seeds,
             lap_budget: DEFAULT_LAP_BUDGET,
+            sowing: SowRules::new(game, options, holes),
         })
     }
 
@@ -456,6 +458,11 @@ impl Rules {
     #[must_use]
     pub const fn total_seeds(self) -> u32 {
         2 * self.holes as u32 * self.seeds as u32
+    }
+
+    /// What sowing needs of these rules.
+    pub(crate) const fn sowing(self) -> SowRules {
+        self.sowing
     }
 
     #[must_use]

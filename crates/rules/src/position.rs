@@ -261,6 +261,7 @@ impl Position {
 
     /// The direction `side` sows in, or `None` while it is still to be chosen.
     #[must_use]
+    #[inline]
     pub fn dir_of(&self, side: Side) -> Option<Dir> {
         if !self.rules.chooses_direction() {
             return Some(self.rules.fixed_dir());
@@ -271,10 +272,12 @@ impl Position {
 
     /// Whether the move to be played now must name a direction.
     #[must_use]
+    #[inline]
     pub fn direction_due(&self) -> bool {
         self.rules.chooses_direction() && self.south_dir.is_none()
     }
 
+    #[inline]
     fn index(&self, hole: Hole) -> usize {
         match hole.side {
             Side::South => hole.index as usize,
@@ -284,6 +287,7 @@ impl Position {
 
     /// Seeds in a hole; `None` when the hole is closed or off the board.
     #[must_use]
+    #[inline]
     pub fn seeds(&self, hole: Hole) -> Option<u8> {
         if hole.index as usize >= self.rules.holes() {
             return None;
@@ -492,6 +496,7 @@ impl Position {
         row_sum(board, self.rules.holes(), self.to_move.opposite()) > 0
     }
 
+    #[inline]
     fn feeding_applies(&self) -> bool {
         self.rules.game() == GameId::Olowuka
     }
