@@ -461,8 +461,8 @@ impl Rules {
     }
 
     /// What sowing needs of these rules.
-    pub(crate) const fn sowing(self) -> SowRules {
-        self.sowing
+    pub(crate) const fn sowing(&self) -> &SowRules {
+        &self.sowing
     }
 
     #[must_use]

@@ -410,7 +410,7 @@ impl Position {
 
     #[inline]
     fn sow<O: Observer>(&self, mv: Move, dir: Dir, obs: &mut O) -> Result<Sown, Unending> {
-        let sower = Sower::new(self.rules, self.closed, dir, self.to_move);
+        let sower = Sower::new(&self.rules, self.closed, dir, self.to_move);
         sower.sow(self.board, self.stores, self.index(mv.hole) as u8, obs)
     }
 

@@ -134,8 +134,8 @@ impl SowRules {
 
 /// Everything one move's sowing needs, fixed for the whole move.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Sower {
-    how: SowRules,
+pub(crate) struct Sower<'r> {
+    how: &'r SowRules,
     closed: u16,
     dir: Dir,
     mover: Side,
@@ -155,6 +155,18 @@ const fn run_mask(n2: usize, first: usize, r: usize) -> u128 {
     }
     mask
 }
+
+/// `KEEP_ALL_BUT[i]` keeps every byte of a board read as a little-endian
+/// `u128` but byte `i`: one load instead of a 128-bit shift.
+static KEEP_ALL_BUT: [u128; 16] = {
+    let mut table = [0u128; 16];
+    let mut i = 0;
+    while i < 16 {
+        table[i] = !(0xFF << (8 * i));
+        i += 1;
+    }
+    table
+};
 
 /// `RUNS[n2][first][r]` is [`run_mask`]`(n2, first, r)` for every track
 /// length the games use (2 × 5 to 2 × 7, as [`Sower::bulk`] checks): one
@@ -177,9 +189,9 @@ static RUNS: [[[u128; 16]; 16]; 15] = {
     table
 };
 
-impl Sower {
+impl Sower<'_> {
     #[inline]
-    pub(crate) fn new(rules: Rules, closed: u16, dir: Dir, mover: Side) -> Sower {
+    pub(crate) fn new(rules: &Rules, closed: u16, dir: Dir, mover: Side) -> Sower<'_> {
         let how = rules.sowing();
         Sower {
             how,
@@ -319,7 +331,7 @@ impl Sower {
         let seeds = b[usize::from(start)];
         // Emptied in the register, not in memory: a 16-byte load right
         // after a 1-byte store to it would wait for the store.
-        let lifted = u128::from_le_bytes(*b) & !(0xFF << (8 * u32::from(start % 16)));
+        let lifted = u128::from_le_bytes(*b) & KEEP_ALL_BUT[usize::from(start % 16)];
         let (v, last) = self.drop_all(lifted, start, seeds);
         *b = v.to_le_bytes();
         last
