@@ -174,7 +174,7 @@ impl History {
     }
 
     /// Whether `key` is in the history twice or more.
-    #[inline]
+    #[inline(always)]
     fn occurred_twice(&self, key: u128) -> bool {
         let (word, bit) = History::bit(key);
         self.seen[word] & bit != 0 && self.keys.iter().filter(|k| **k == key).count() >= 2

@@ -261,7 +261,7 @@ impl Position {
 
     /// The direction `side` sows in, or `None` while it is still to be chosen.
     #[must_use]
-    #[inline]
+    #[inline(always)]
     pub fn dir_of(&self, side: Side) -> Option<Dir> {
         if !self.rules.chooses_direction() {
             return Some(self.rules.fixed_dir());
@@ -424,7 +424,7 @@ impl Position {
 
     /// Makes this position the one after a move sown in `dir` that ended
     /// as `sown`.
-    #[inline]
+    #[inline(always)]
     fn apply(&mut self, dir: Dir, sown: &Sown) {
         if self.direction_due() {
             self.south_dir = Some(if self.to_move == Side::South {
@@ -441,7 +441,7 @@ impl Position {
     /// `mv` sown when it has the shape of a move here and ends: what
     /// [`crate::Game`] keeps of the move it expects next. `None` for
     /// anything else, which the full [`Position::verdict`] then rules on.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn sow_finite(&self, mv: Move) -> Option<Sown> {
         let dir = self.check_shape(mv).ok()?;
         self.sow(mv, dir, &mut NoTrace).ok()
@@ -457,7 +457,7 @@ impl Position {
     }
 
     /// [`Position::after_sown`] in place.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn apply_sown(&mut self, mv: Move, sown: &Sown) {
         // `sow_finite` checked the shape: a due direction is given.
         let dir = mv.dir.or(self.dir_of(self.to_move)).unwrap_or(Dir::Ccw);
