@@ -5,8 +5,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use mancala_rules::{Dir, EndReason, GameId, Hole, Move, Options, Setup, Side, shorten};
-use nom::bytes::complete::{take_while, take_while1};
-use nom::character::complete::satisfy;
+use nom::bytes::complete::{take_while, take_while_m_n, take_while1};
 use nom::combinator::recognize;
 use nom::{IResult, Parser};
 
@@ -103,12 +102,19 @@ fn digits_u32(text: &str, what: &str, at: Range<usize>) -> Result<u32, ParseErro
     })
 }
 
+/// A letter, then letters, digits and underscores. nom reads the bytes:
+/// its `char` combinators decode UTF-8 first, which a name never needs.
 fn tag_name(i: &str) -> PResult<'_, &str> {
-    recognize((
-        satisfy(|c| c.is_ascii_alphabetic()),
-        take_while(|c: char| c.is_ascii_alphanumeric() || c == '_'),
+    let name: IResult<&[u8], &[u8]> = recognize((
+        take_while_m_n(1, 1, |b: u8| b.is_ascii_alphabetic()),
+        take_while(|b: u8| b.is_ascii_alphanumeric() || b == b'_'),
     ))
-    .parse(i)
+    .parse(i.as_bytes());
+    match name {
+        // ASCII only: the cut falls between characters.
+        Ok((_, name)) => Ok((&i[name.len()..], &i[..name.len()])),
+        Err(_) => Err(no_match(i)),
+    }
 }
 
 // The movetext's rarer tokens are nom parsers written by hand over bytes

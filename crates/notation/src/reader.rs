@@ -112,6 +112,108 @@ struct Line {
     has_content: bool,
 }
 
+/// Classifies a line from its bytes, given whole or in pieces.
+struct LineScan {
+    line: Line,
+    /// The line's first bytes from its first non-blank one, up to
+    /// `GAME_TAG`'s length.
+    lead: [u8; GAME_TAG.len()],
+    lead_len: usize,
+}
+
+const GAME_TAG: &[u8; 6] = b"[Game ";
+
+impl LineScan {
+    fn new() -> LineScan {
+        LineScan {
+            line: Line {
+                len: 0,
+                is_tag: false,
+                is_game_tag: false,
+                is_blank: true,
+                has_content: false,
+            },
+            lead: [0; GAME_TAG.len()],
+            lead_len: 0,
+        }
+    }
+
+    /// The line's next bytes. Outside tag lines, comments are followed
+    /// across lines through `in_comment`.
+    fn feed(&mut self, chunk: &[u8], in_comment: &mut bool) {
+        let line = &mut self.line;
+        let mut rest = chunk;
+        if line.is_blank {
+            rest = rest.trim_ascii_start();
+            if let Some(&first) = rest.first() {
+                line.is_blank = false;
+                line.is_tag = first == b'[';
+            }
+        }
+        if !line.is_blank && self.lead_len < GAME_TAG.len() {
+            let take = rest.len().min(GAME_TAG.len() - self.lead_len);
+            self.lead[self.lead_len..self.lead_len + take].copy_from_slice(&rest[..take]);
+            self.lead_len += take;
+        }
+        if !line.is_blank && !line.is_tag {
+            scan_movetext(rest, in_comment, &mut line.has_content);
+        }
+        line.len += chunk.len() as u64;
+    }
+
+    /// The line, or `None` when it had no bytes (the end of the stream).
+    fn finish(mut self) -> Option<Line> {
+        // Whole arrays compare without a call to `memcmp`.
+        self.line.is_game_tag = self.lead_len == GAME_TAG.len() && self.lead == *GAME_TAG;
+        (self.line.len > 0).then_some(self.line)
+    }
+}
+
+/// What the lines of a game so far say about where it ends.
+#[derive(Debug, Default)]
+struct GameCut {
+    in_movetext: bool,
+    has_game_tag: bool,
+    /// Whether anything but blank lines and remarks has come yet.
+    content: bool,
+}
+
+impl GameCut {
+    /// Whether `line` opens the next game; otherwise notes it as part of
+    /// `game`, which starts afresh at its first real content (the stream
+    /// stands at line `next_line`, byte `offset`).
+    fn ends_game(
+        &mut self,
+        line: &Line,
+        comment_open: bool,
+        game: &mut GameText,
+        next_line: u64,
+        offset: u64,
+    ) -> bool {
+        // A second `[Game` line starts a game even when the first game has
+        // no movetext (its missing result is its own error).
+        if line.is_tag && (self.in_movetext || (line.is_game_tag && self.has_game_tag)) {
+            return true;
+        }
+        self.has_game_tag |= line.is_game_tag;
+        if !line.is_blank && !line.is_tag {
+            self.in_movetext = true;
+        }
+        if (line.is_tag || line.has_content) && !self.content {
+            self.content = true;
+            // Blank lines and complete remarks before a game belong to no
+            // game: they neither start it nor count against its size limit.
+            if !comment_open {
+                game.bytes.clear();
+                game.first_line = next_line;
+                game.offset = offset;
+                game.len = 0;
+            }
+        }
+        false
+    }
+}
+
 /// Cuts a byte stream into games. A game starts at a line whose first
 /// non-blank character is `[` once the previous game has any movetext; runs
 /// of blank lines and comments alone are not games. Lines are read with a
@@ -183,23 +285,11 @@ impl<R: BufRead> Reader<R> {
         Ok(())
     }
 
-    /// Reads one line, keeping at most `room` bytes of it. What kind of line
-    /// it is comes from all its bytes, kept or not, however the input's
-    /// reads split it; outside tag lines, comments are followed across lines.
+    /// Reads one line, keeping at most `room` bytes of it in
+    /// [`Reader::line`], however the input's reads split it.
     fn read_line(&mut self, room: usize) -> io::Result<Option<Line>> {
-        const GAME_TAG: &[u8] = b"[Game ";
         self.line.clear();
-        let mut line = Line {
-            len: 0,
-            is_tag: false,
-            is_game_tag: false,
-            is_blank: true,
-            has_content: false,
-        };
-        // The line's first bytes from its first non-blank one, up to
-        // `GAME_TAG`'s length.
-        let mut lead = [0u8; GAME_TAG.len()];
-        let mut lead_len = 0;
+        let mut scan = LineScan::new();
         loop {
             let from_given_back = !self.given_back.is_empty();
             let available = if from_given_back {
@@ -218,26 +308,10 @@ impl<R: BufRead> Reader<R> {
                 Some(i) => (&available[..=i], true),
                 None => (available, false),
             };
-            let mut rest = chunk;
-            if line.is_blank {
-                rest = rest.trim_ascii_start();
-                if let Some(&first) = rest.first() {
-                    line.is_blank = false;
-                    line.is_tag = first == b'[';
-                }
-            }
-            if !line.is_blank && lead_len < GAME_TAG.len() {
-                let take = rest.len().min(GAME_TAG.len() - lead_len);
-                lead[lead_len..lead_len + take].copy_from_slice(&rest[..take]);
-                lead_len += take;
-            }
-            if !line.is_blank && !line.is_tag {
-                scan_movetext(rest, &mut self.in_comment, &mut line.has_content);
-            }
+            scan.feed(chunk, &mut self.in_comment);
             let keep = chunk.len().min(room.saturating_sub(self.line.len()));
             self.line.extend_from_slice(&chunk[..keep]);
             let used = chunk.len();
-            line.len += used as u64;
             if from_given_back {
                 self.given_back.drain(..used);
             } else {
@@ -247,8 +321,61 @@ impl<R: BufRead> Reader<R> {
                 break;
             }
         }
-        line.is_game_tag = lead[..lead_len] == *GAME_TAG;
-        Ok((line.len > 0).then_some(line))
+        Ok(scan.finish())
+    }
+
+    /// Where the next line goes: into `game`, or, when it opens the next
+    /// game, into [`Reader::pending`]. Lines that sit whole in the input's
+    /// buffer (nearly all) are copied once, straight to where they go;
+    /// others are read piece by piece with [`Reader::read_line`]. Returns
+    /// `false` at the end of the game.
+    fn next_line_of(&mut self, game: &mut GameText, cut: &mut GameCut) -> io::Result<bool> {
+        if self.given_back.is_empty() {
+            let buf = match self.inner.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => return Ok(true),
+                Err(e) => return Err(e),
+            };
+            if let Some(end) = memchr::memchr(b'\n', buf) {
+                let chunk = &buf[..=end];
+                let comment_open = self.in_comment;
+                let mut scan = LineScan::new();
+                scan.feed(chunk, &mut self.in_comment);
+                let Some(line) = scan.finish() else {
+                    unreachable!("a line with its line break is not empty")
+                };
+                let ends_game =
+                    cut.ends_game(&line, comment_open, game, self.next_line, self.offset);
+                if ends_game {
+                    self.line.clear();
+                    self.line
+                        .extend_from_slice(&chunk[..chunk.len().min(self.max_game_bytes)]);
+                } else {
+                    let room = self.max_game_bytes.saturating_sub(game.bytes.len());
+                    game.bytes
+                        .extend_from_slice(&chunk[..chunk.len().min(room)]);
+                }
+                self.inner.consume(end + 1);
+                if ends_game {
+                    self.pending = Some(line);
+                } else {
+                    self.count(game, &line);
+                }
+                return Ok(!ends_game);
+            }
+        }
+        let comment_open = self.in_comment;
+        // A line may open the next game, so it gets a whole game's room.
+        let Some(line) = self.read_line(self.max_game_bytes)? else {
+            self.done = true;
+            return Ok(false);
+        };
+        if cut.ends_game(&line, comment_open, game, self.next_line, self.offset) {
+            self.pending = Some(line);
+            return Ok(false);
+        }
+        self.push(game, line);
+        Ok(true)
     }
 
     fn next_game(&mut self) -> io::Result<Option<GameText>> {
@@ -267,60 +394,33 @@ impl<R: BufRead> Reader<R> {
                 offset: self.offset,
                 len: 0,
             };
-            let mut in_movetext = false;
-            let mut has_game_tag = false;
-            // Whether anything but blank lines and remarks has come yet.
-            let mut content = false;
+            let mut cut = GameCut::default();
             self.in_comment = false;
             if let Some(line) = self.pending.take() {
-                has_game_tag = line.is_game_tag;
-                content = true;
+                cut.has_game_tag = line.is_game_tag;
+                cut.content = true;
                 self.push(&mut game, line);
             }
-            loop {
-                let comment_open = self.in_comment;
-                // A line may open the next game, so it gets a whole game's room.
-                let Some(line) = self.read_line(self.max_game_bytes)? else {
-                    self.done = true;
-                    break;
-                };
-                // A second `[Game` line starts a game even when the first
-                // game has no movetext (its missing result is its own error).
-                if line.is_tag && (in_movetext || (line.is_game_tag && has_game_tag)) {
-                    self.pending = Some(line);
-                    break;
-                }
-                has_game_tag |= line.is_game_tag;
-                if !line.is_blank && !line.is_tag {
-                    in_movetext = true;
-                }
-                if (line.is_tag || line.has_content) && !content {
-                    content = true;
-                    // Blank lines and complete remarks before a game belong
-                    // to no game: they neither start it nor count against
-                    // its size limit.
-                    if !comment_open {
-                        game.bytes.clear();
-                        game.first_line = self.next_line;
-                        game.offset = self.offset;
-                        game.len = 0;
-                    }
-                }
-                self.push(&mut game, line);
-            }
+            while self.next_line_of(&mut game, &mut cut)? {}
             // An unclosed `{` is kept as a game, so that it is reported.
-            if content || self.in_comment {
+            if cut.content || self.in_comment {
                 self.last_game_len = game.bytes.len();
                 return Ok(Some(game));
             }
         }
     }
 
-    /// Appends the line just read (or the pending one) to `game`.
+    /// Appends the line in [`Reader::line`] (just read, or the pending
+    /// one) to `game`.
     fn push(&mut self, game: &mut GameText, line: Line) {
         let room = self.max_game_bytes.saturating_sub(game.bytes.len());
         let keep = self.line.len().min(room);
         game.bytes.extend_from_slice(&self.line[..keep]);
+        self.count(game, &line);
+    }
+
+    /// Counts a line appended to `game`.
+    fn count(&mut self, game: &mut GameText, line: &Line) {
         game.len += line.len;
         self.offset += line.len;
         // Every line but possibly the stream's last ends with '\n'.
