@@ -224,30 +224,22 @@ impl<'a> GameParser<'a> {
 
     fn game(mut self) -> Result<ParsedGame, ParseError> {
         let mut spans = Spans::default();
-        let mut tags: Vec<TagLine<'a>> = Vec::with_capacity(12);
+        let mut record = Record::new(GameId::Olowuka);
+        let mut game = None;
+        let mut result_tag = None;
+        // Tags are read and taken in one pass; a game has a handful.
+        spans.tags.reserve(12);
         self.skip_ws();
         let header_start = self.pos();
+        let mut header_end = header_start;
         while self.rest.starts_with('[') {
             let (name, value, line, value_span) = self.tag_line()?;
-            if tags.iter().any(|(n, ..)| *n == name) {
+            if spans.tags.iter().any(|(n, _)| *n == name) {
                 return Err(ParseError::new(
                     line,
                     format!("tag `{}` given twice", shorten(name)),
                 ));
             }
-            tags.push((name, value, line, value_span));
-            self.skip_ws();
-        }
-        spans.header = header_start..tags.last().map_or(header_start, |t| t.2.end);
-        let (items, item_spans, result, result_span) = self.movetext()?;
-        spans.items = item_spans;
-        spans.result = result_span.clone();
-
-        let mut record = Record::new(GameId::Olowuka);
-        spans.tags.reserve_exact(tags.len());
-        let mut game = None;
-        let mut result_tag = None;
-        for (name, value, line, value_span) in tags {
             let err = |message: String| ParseError::new(value_span.clone(), message);
             match name {
                 "Game" => game = Some(value.parse::<GameId>().map_err(|e| err(e.to_string()))?),
@@ -275,8 +267,15 @@ impl<'a> GameParser<'a> {
                     }),
                 },
             }
+            header_end = line.end;
             spans.tags.push((known_name(name), line));
+            self.skip_ws();
         }
+        spans.header = header_start..header_end;
+        let (items, item_spans, result, result_span) = self.movetext()?;
+        spans.items = item_spans;
+        spans.result = result_span.clone();
+
         record.game = game.ok_or_else(|| {
             ParseError::new(
                 header_start..header_start,
@@ -767,6 +766,17 @@ mod tests {
         let err = parse_setup(&text).unwrap_err();
         assert_eq!(err.span, 2..43);
         assert!(err.message.contains("too large"), "{}", err.message);
+    }
+
+    #[test]
+    fn the_first_error_in_the_text_is_the_one_reported() {
+        // A bad tag value comes before a bad move: it is reported.
+        let err = parse_game("[Game \"olowuka\"]\n[Result \"x\"]\n\n1. % *\n").unwrap_err();
+        assert!(err.message.contains("result"), "{}", err.message);
+        assert_eq!(err.span, 26..27);
+        // A tag given twice is found before the movetext is read.
+        let err = parse_game("[Game \"olowuka\"]\n[Game \"olowuka\"]\n\n1. % *\n").unwrap_err();
+        assert!(err.message.contains("given twice"), "{}", err.message);
     }
 
     #[test]
