@@ -777,6 +777,12 @@ mod tests {
         // A tag given twice is found before the movetext is read.
         let err = parse_game("[Game \"olowuka\"]\n[Game \"olowuka\"]\n\n1. % *\n").unwrap_err();
         assert!(err.message.contains("given twice"), "{}", err.message);
+        // A bad value comes before a later tag's syntax error or repetition.
+        for later in ["[Event \"e\"\n", "[Result \"*\"]\n"] {
+            let text = format!("[Game \"olowuka\"]\n[Result \"x\"]\n{later}\n*\n");
+            let err = parse_game(&text).unwrap_err();
+            assert!(err.message.contains("invalid result"), "{}", err.message);
+        }
     }
 
     #[test]
