@@ -323,9 +323,8 @@ impl Sower<'_> {
         (v, last)
     }
 
-    /// Lifts hole `start` of the board `v` and drops its seeds all at once
-    /// (see [`Sower::drop_all`]). Returns the board and the hole of the
-    /// last seed.
+    /// Lifts hole `start` of `b` and drops its seeds all at once (see
+    /// [`Sower::drop_all`]). Returns the hole of the last seed.
     #[inline(always)]
     fn bulk_lap(&self, b: &mut Board, start: u8) -> u8 {
         let seeds = b[usize::from(start)];
@@ -341,16 +340,14 @@ impl Sower<'_> {
     #[inline(always)]
     fn lap<O: Observer>(&self, b: &mut Board, st: &mut [u8; 2], start: u8, obs: &mut O) -> Step {
         let seeds = b[start as usize];
-        b[start as usize] = 0;
         obs.lap_start(self.hole(start), seeds);
         // Holes emptied during this lap (Rio Kadalis counts a last stone in
         // one of them as falling into an empty hole).
         let mut emptied: u16 = 1 << start;
         let last = if self.bulk && !O::RECORDS {
-            let (v, last) = self.drop_all(u128::from_le_bytes(*b), start, seeds);
-            *b = v.to_le_bytes();
-            last
+            self.bulk_lap(b, start)
         } else {
+            b[start as usize] = 0;
             match self.drop_each(b, st, start, seeds, &mut emptied, obs) {
                 Some(last) => last,
                 None => return Step::End,
@@ -577,10 +574,10 @@ impl Sower<'_> {
     }
 
     /// [`Sower::sow`] for a bulk sower with no observer. Most moves take a
-    /// lap or two (1.4 on average in generated Olowuka games): the board
-    /// stays in a register for up to [`Sower::SHORT_MOVE`] laps, without
-    /// cycle bookkeeping (a move that ends repeats no state). A longer move
-    /// starts again on the general loop, which detects cycles.
+    /// lap or two (1.4 on average in generated Olowuka games): up to
+    /// [`Sower::SHORT_MOVE`] laps are sown without cycle bookkeeping (a move
+    /// that ends repeats no state). A longer move starts again on the
+    /// general loop, which detects cycles.
     #[inline]
     fn sow_bulk(&self, board: Board, stores: [u8; 2], start: u8) -> Result<Sown, Unending> {
         let mut b = board;
