@@ -5,7 +5,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use fastrand::Rng;
-use mancala_rules::{Dir, Game, GameId, Move, Opt, Played, Position, Rules, Side};
+use mancala_rules::{Dir, Game, Move, Opt, Played, Position, Rules, Side};
 
 use crate::eval::{PROVEN, WIN, Weights, terminal};
 use crate::play::{Child, NO_MOVE, children, decode, encode};
@@ -357,7 +357,6 @@ impl AlphaBeta {
         let rules = pos.rules();
         let me = pos.to_move();
         let repetition = !rules.has(Opt::NoRepetitionRule);
-        let twenty_five = rules.game() == GameId::Olowuka && !rules.has(Opt::PlayToEnd);
         let mut n = 0;
         for mv in pos.candidates().iter() {
             let (next, state) = match pos.play(mv) {
@@ -367,11 +366,7 @@ impl AlphaBeta {
             };
             let irreversible = next.board_seeds() != pos.board_seeds();
             let state = match state {
-                State::Ongoing
-                    if twenty_five && Side::BOTH.iter().any(|&s| next.store(s) >= 25) =>
-                {
-                    State::Ended(holdings(&next))
-                }
+                State::Ongoing if next.reaches_twenty_five() => State::Ended(holdings(&next)),
                 State::Ongoing if repetition && !irreversible => {
                     let key = next.repetition_key();
                     let seen = self.path[self.path_start..]

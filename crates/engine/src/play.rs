@@ -3,7 +3,7 @@
 //! code for the transposition table.
 
 use fastrand::Rng;
-use mancala_rules::{Dir, Game, GameId, Hole, Move, MoveList, Opt, PlayReport, Played, Side};
+use mancala_rules::{Dir, Game, Hole, Move, MoveList, Opt, PlayReport, Played, Side};
 
 /// A move that [`Game::play`] accepted, with the game after it.
 #[derive(Clone, Debug)]
@@ -187,7 +187,6 @@ impl Playouts {
         let mut pos = *game.position();
         let rules = pos.rules();
         let repetition = !rules.has(Opt::NoRepetitionRule);
-        let twenty_five = rules.game() == GameId::Olowuka && !rules.has(Opt::PlayToEnd);
         self.keys.clear();
         self.keys.push(pos.repetition_key());
         'plies: for _ in 0..max_plies {
@@ -206,7 +205,7 @@ impl Playouts {
             };
             let irreversible = next.board_seeds() != pos.board_seeds();
             pos = next;
-            if twenty_five && Side::BOTH.iter().any(|&s| pos.store(s) >= 25) {
+            if pos.reaches_twenty_five() {
                 break;
             }
             if irreversible {

@@ -2,7 +2,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::options::{GameId, Opt, Rules};
+use crate::options::Opt;
 use crate::position::{Move, PlayError, PlayErrorKind, Played, Position, Verdict};
 use crate::side::Side;
 use crate::sow::Sown;
@@ -62,12 +62,6 @@ impl std::str::FromStr for EndReason {
             )
         })
     }
-}
-
-/// Olowuka's end at 25: whether `stores`, after a move, end the game.
-#[inline]
-fn reaches_twenty_five(rules: Rules, stores: [u8; 2]) -> bool {
-    rules.game() == GameId::Olowuka && !rules.has(Opt::PlayToEnd) && stores.iter().any(|s| *s >= 25)
 }
 
 /// Seeds each side gained with a move from `before` that left `stores`.
@@ -284,7 +278,7 @@ impl Game {
             _ => return None,
         };
         if self.position.starves(&sown.board)
-            || reaches_twenty_five(self.position.rules(), sown.stores)
+            || self.position.rules().ends_at_twenty_five(sown.stores)
         {
             return None;
         }
@@ -358,7 +352,7 @@ impl Game {
                 // Decide "cannot move" before changing anything, so that an
                 // undecided verdict leaves the game as it was.
                 let stores = Side::BOTH.map(|s| position.store(s));
-                let twenty_five = reaches_twenty_five(position.rules(), stores);
+                let twenty_five = position.rules().ends_at_twenty_five(stores);
                 report.gained = gains(&before, stores);
                 let key = position.repetition_key();
                 let irreversible = report.gained != [0, 0];

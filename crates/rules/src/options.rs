@@ -477,6 +477,14 @@ impl Rules {
         matches!(self.game, GameId::OlindaKeliya) && !self.options.has(Opt::SameDirection)
     }
 
+    /// Olowuka's end at 25 (unless `play-to-end`): whether a move that left
+    /// `stores` (South's, North's) ends the game.
+    #[must_use]
+    #[inline]
+    pub fn ends_at_twenty_five(self, stores: [u8; 2]) -> bool {
+        self.game == GameId::Olowuka && !self.has(Opt::PlayToEnd) && stores.iter().any(|s| *s >= 25)
+    }
+
     /// Whether the game is played in rounds that continue after the first.
     #[must_use]
     pub const fn plays_rounds(self) -> bool {

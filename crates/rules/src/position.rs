@@ -203,7 +203,8 @@ impl Position {
             stores: [setup.stores[0] as u8, setup.stores[1] as u8],
             to_move,
             south_dir: setup.south_dir,
-            round: setup.round, // Only matches have a starter to alternate; elsewhere it stays
+            round: setup.round,
+            // Only matches have a starter to alternate; elsewhere it stays
             // South's, as in `Position::new`, so positions compare equal.
             round_starter: if rules.game().has_rounds() {
                 setup.round_starter.unwrap_or(to_move)
@@ -305,6 +306,13 @@ impl Position {
     #[must_use]
     pub const fn store(&self, side: Side) -> u8 {
         self.stores[side.index()]
+    }
+
+    /// Olowuka's end at 25: whether the captures here end the game (see
+    /// [`Rules::ends_at_twenty_five`]).
+    #[must_use]
+    pub fn reaches_twenty_five(&self) -> bool {
+        self.rules.ends_at_twenty_five(self.stores)
     }
 
     /// Seeds in a side's row.
