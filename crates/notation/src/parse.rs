@@ -68,11 +68,15 @@ struct GameParser<'a> {
     rest: &'a str,
 }
 
-/// Characters that may end a token: whitespace, a comment's brace, or the end.
-fn at_boundary(rest: &str) -> bool {
-    rest.as_bytes()
-        .first()
-        .is_none_or(|&b| b.is_ascii_whitespace() || b == b'{')
+/// A byte that ends a token: whitespace or a comment's brace.
+fn ends_token(b: u8) -> bool {
+    b.is_ascii_whitespace() || b == b'{'
+}
+
+/// Whether a token may end where `rest` starts: at a byte that ends
+/// tokens, or at the end.
+fn at_boundary(rest: &[u8]) -> bool {
+    rest.first().is_none_or(|&b| ends_token(b))
 }
 
 /// How many ASCII digits `bytes` starts with.
@@ -159,10 +163,7 @@ fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, Move, Count)> {
             end += 1 + len;
         }
     }
-    let boundary = bytes
-        .get(end)
-        .is_none_or(|&b| b.is_ascii_whitespace() || b == b'{');
-    boundary.then_some((end, Move { hole, dir }, count))
+    at_boundary(&bytes[end..]).then_some((end, Move { hole, dir }, count))
 }
 
 /// A move number at `at` (`12.` or `12...`): where it ends.
@@ -217,7 +218,8 @@ impl<'a> GameParser<'a> {
         let start = self.pos();
         let len = self
             .rest
-            .find(|c: char| c.is_ascii_whitespace() || c == '{')
+            .bytes()
+            .position(ends_token)
             .unwrap_or(self.rest.len());
         start..start + len.max(self.rest.chars().next().map_or(0, char::len_utf8))
     }
@@ -497,7 +499,7 @@ impl<'a> GameParser<'a> {
             let digit = first.is_ascii_digit();
             if digit
                 && let Ok((rest, (south, north))) = score(self.rest)
-                && at_boundary(rest)
+                && at_boundary(rest.as_bytes())
             {
                 let s = digits_u32(south, "score", start..start + south.len())?;
                 let n_at = self.pos_of(rest) - north.len();
@@ -508,7 +510,7 @@ impl<'a> GameParser<'a> {
             }
             if first == b'R'
                 && let Ok((rest, digits)) = round_marker(self.rest)
-                && at_boundary(rest)
+                && at_boundary(rest.as_bytes())
             {
                 let round = digits_u32(digits, "round", start + 1..start + 1 + digits.len())?;
                 if round < 2 {
@@ -562,7 +564,7 @@ impl<'a> GameParser<'a> {
         result: GameResult,
         span: Range<usize>,
     ) -> Result<(Vec<Item>, Vec<Range<usize>>, GameResult, Range<usize>), ParseError> {
-        if !at_boundary(self.rest) {
+        if !at_boundary(self.rest.as_bytes()) {
             let end = self.token_span().end;
             return Err(ParseError::new(
                 span.start..end,
