@@ -2,7 +2,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::options::Opt;
+use crate::options::{Opt, Rules};
 use crate::position::{Move, PlayError, PlayErrorKind, Played, Position, Verdict};
 use crate::side::Side;
 use crate::sow::Sown;
@@ -174,6 +174,23 @@ impl History {
         let (word, bit) = History::bit(key);
         self.seen[word] & bit != 0 && self.keys.iter().filter(|k| **k == key).count() >= 2
     }
+
+    /// Whether the position `key` after a move occurs for the third time
+    /// under `rules` (never after an irreversible move, which clears the
+    /// history).
+    #[inline(always)]
+    fn repeats(&self, rules: Rules, key: u128, irreversible: bool) -> bool {
+        !rules.has(Opt::NoRepetitionRule) && !irreversible && self.occurred_twice(key)
+    }
+
+    /// The history after a move that left the position `key`.
+    #[inline(always)]
+    fn advance(&mut self, key: u128, irreversible: bool) {
+        if irreversible {
+            self.clear();
+        }
+        self.push(key);
+    }
 }
 
 /// A game in progress: a position plus what one position cannot know —
@@ -297,10 +314,7 @@ impl Game {
             self.position = before;
             return None;
         };
-        if irreversible {
-            self.history.clear();
-        }
-        self.history.push(key);
+        self.history.advance(key, irreversible);
         self.sown = Some((next, next_sown));
         Some(PlayReport {
             gained,
@@ -309,13 +323,10 @@ impl Game {
         })
     }
 
-    /// Whether the position `key` after a move occurs for the third time
-    /// (never after an irreversible move, which clears the history).
     #[inline]
     fn repeats(&self, key: u128, irreversible: bool) -> bool {
-        !self.position.rules().has(Opt::NoRepetitionRule)
-            && !irreversible
-            && self.history.occurred_twice(key)
+        self.history
+            .repeats(self.position.rules(), key, irreversible)
     }
 
     /// [`Game::play_hinted`] for every case.
@@ -382,10 +393,7 @@ impl Game {
                 };
                 let advance = |game: &mut Game| {
                     game.position = position;
-                    if irreversible {
-                        game.history.clear();
-                    }
-                    game.history.push(key);
+                    game.history.advance(key, irreversible);
                     game.sown = playable;
                 };
                 match ending {
@@ -476,5 +484,86 @@ impl Game {
         };
         self.status = Status::Over(outcome);
         report.outcome = Some(outcome);
+    }
+}
+
+/// Replays a game's moves with the least bookkeeping, to check records
+/// fast: each move is sown once and reports only the seeds gained. It
+/// settles what most plies of a game without rounds are, a move that
+/// [`Game::play`] accepts and that is finite, and it
+/// ends the game at 25 or by repetition as `Game` does; then
+/// [`Replayer::finish`] hands the [`Game`] over, deciding "cannot move"
+/// last. Anything else, an illegal move included, gives up (`None`): the
+/// caller then replays with `Game`, which explains. Both share every rule:
+/// sowing, feeding, the 25, repetition and the ends are `Game`'s own code.
+#[derive(Clone, Debug)]
+pub struct Replayer {
+    position: Position,
+    history: History,
+    /// Set once a move ended the game (25 or repetition).
+    ended: Option<EndReason>,
+}
+
+impl Replayer {
+    /// A replay from `position`, or `None` for a game of rounds (refills and
+    /// round ends are `Game`'s alone).
+    #[must_use]
+    pub fn new(position: Position) -> Option<Replayer> {
+        if position.rules().game().has_rounds() {
+            return None;
+        }
+        Some(Replayer {
+            position,
+            history: History::new(position.repetition_key()),
+            ended: None,
+        })
+    }
+
+    #[must_use]
+    pub const fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Plays `mv`: the seeds each side gained with it, or `None`, with the
+    /// replay as it was, when the move is not one of those it settles (see
+    /// [`Replayer`]) or comes after the end of the game.
+    #[inline]
+    pub fn play(&mut self, mv: Move) -> Option<[u32; 2]> {
+        if self.ended.is_some() {
+            return None;
+        }
+        let before = self.position;
+        self.position.play_finite(mv)?;
+        let stores = Side::BOTH.map(|s| self.position.store(s));
+        let gained = gains(&before, stores);
+        let irreversible = gained != [0, 0];
+        let rules = self.position.rules();
+        let key = self.position.repetition_key();
+        if rules.ends_at_twenty_five(stores) {
+            self.ended = Some(EndReason::TwentyFive);
+        } else if self.history.repeats(rules, key, irreversible) {
+            self.ended = Some(EndReason::Repetition);
+        }
+        self.history.advance(key, irreversible);
+        Some(gained)
+    }
+
+    /// The game the moves played so far make: over if a move ended it or if
+    /// the side to move cannot move (the check `Game` makes after every
+    /// move; a move played since settled it for the positions before). An
+    /// error when that cannot be decided within the lap budget.
+    pub fn finish(self) -> Result<Game, PlayError> {
+        let mut game = Game {
+            position: self.position,
+            history: self.history,
+            status: Status::Ongoing,
+            sown: None,
+        };
+        let mut report = PlayReport::default();
+        match self.ended {
+            Some(reason) => game.end_round(reason, &mut report)?,
+            None => game.start_round(&mut report, None)?,
+        }
+        Ok(game)
     }
 }

@@ -20,7 +20,7 @@ mod sow;
 mod text;
 mod trace;
 
-pub use game::{EndReason, Game, Outcome, PlayReport, RoundEnd, Status};
+pub use game::{EndReason, Game, Outcome, PlayReport, Replayer, RoundEnd, Status};
 pub use options::{GameId, Opt, Options, OptionsError, ParseGameIdError, ParseOptionError, Rules};
 pub use position::{
     Move, MoveList, ParseMoveError, PlayError, PlayErrorKind, Played, Position, Verdict,

@@ -455,6 +455,29 @@ impl Position {
         self.sow(mv, dir, &mut NoTrace).ok()
     }
 
+    /// Plays `mv` in place when it is legal and finite: what
+    /// [`crate::Replayer`] settles. `None`, with the position as it was, for
+    /// anything else, which [`Position::play`] rules on and explains.
+    #[inline(always)]
+    pub(crate) fn play_finite(&mut self, mv: Move) -> Option<()> {
+        let dir = self.check_shape(mv).ok()?;
+        let sown = Sower::new(&self.rules, self.closed, dir, self.to_move)
+            .sow(
+                self.board,
+                self.stores,
+                self.index(mv.hole) as u8,
+                &mut NoTrace,
+            )
+            .ok()?;
+        // The feeding rule: a move that starves the opponent is legal only
+        // when no other move feeds.
+        if self.starves(&sown.board) && self.a_feeding_move(mv).ok()?.is_some() {
+            return None;
+        }
+        self.apply(dir, &sown);
+        Some(())
+    }
+
     /// The position after `mv`, sown earlier to `sown` by
     /// [`Position::sow_finite`].
     #[inline]

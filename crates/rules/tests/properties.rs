@@ -225,3 +225,59 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// `Replayer` (the validator's fast replay) agrees with `Game` on every
+    /// move it settles: the same gains, position and end, and the same game
+    /// from `finish` at any point. A wrong move now and then: whatever it
+    /// accepts, `Game` accepts alike. It gives up only on what it does not
+    /// settle (rounds, endless or undecided moves), so in a game without
+    /// rounds where endless moves are illegal it settles every ply.
+    #[test]
+    fn replayer_is_game(seed in any::<u64>()) {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let rules = random_rules(&mut rng);
+        let start = random_start(&mut rng, rules);
+        let moves = random_moves(&mut rng, start);
+        let (mut game, _) = Game::new(start).unwrap();
+        let Some(mut replayer) = mancala_rules::Replayer::new(start) else {
+            prop_assert!(rules.game().has_rounds());
+            return Ok(());
+        };
+        let mut settled = 0;
+        for (i, &mv) in moves.iter().chain(moves.first()).enumerate() {
+            if rng.u8(..10) == 0 {
+                let wrong = moves[rng.usize(..moves.len())];
+                let mut copy = replayer.clone();
+                if let Some(gained) = copy.play(wrong) {
+                    let report = game.clone().play(wrong);
+                    prop_assert!(report.is_ok(), "wrong move {} at ply {} accepted", wrong, i + 1);
+                    prop_assert_eq!(report.unwrap().gained, gained);
+                }
+            }
+            let Some(gained) = replayer.play(mv) else {
+                // What it gives up on, `Game` refuses or settles otherwise.
+                break;
+            };
+            settled += 1;
+            let report = game.play(mv);
+            prop_assert!(report.is_ok(), "{} [{}] ply {}: {} accepted", rules.game(), rules.options(), i + 1, mv);
+            prop_assert_eq!(report.unwrap().gained, gained);
+            // A game that cannot go on is over in `Game` at once (rows
+            // swept), in a replay only once finished.
+            if game.status() == Status::Ongoing {
+                prop_assert_eq!(replayer.position(), game.position());
+            }
+            if rng.u8(..8) == 0 || game.status() != Status::Ongoing {
+                let finished = replayer.clone().finish().unwrap();
+                prop_assert_eq!(finished.position(), game.position());
+                prop_assert_eq!(finished.status(), game.status());
+            }
+        }
+        if !rules.has(Opt::EndlessEndsGame) {
+            prop_assert!(settled >= moves.len(), "{} of {} plies settled", settled, moves.len());
+        }
+    }
+}
