@@ -1,8 +1,8 @@
 //! The nom parser. nom stays inside this module: the public API speaks in
-//! [`Record`], [`ParsedGame`] and [`ParseError`] only.
+//! [`Record`], [`ParsedGame`], [`Visitor`] and [`ParseError`] only.
 
 use std::borrow::Cow;
-use std::ops::Range;
+use std::ops::{ControlFlow, Range};
 
 use mancala_rules::{Dir, EndReason, GameId, Hole, Move, Options, Setup, Side, shorten};
 use nom::bytes::complete::{take_while, take_while_m_n, take_while1};
@@ -48,13 +48,175 @@ fn known_name(name: &str) -> Cow<'static, str> {
 /// A tag line: name, unescaped value, the line's span and the value's.
 type TagLine<'a> = (&'a str, Cow<'a, str>, Range<usize>, Range<usize>);
 
-/// Parses the text of one game (as split by [`crate::Reader`]).
-pub fn parse_game(text: &str) -> Result<ParsedGame, ParseError> {
+/// A tag's value as the notation reads it: the tags it interprets come
+/// checked and typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TagValue<'a> {
+    Game(GameId),
+    Options(Options),
+    SetUp(Setup),
+    Result(GameResult),
+    Termination(EndReason),
+    /// Any other tag, standard (`Event` … `North`) or not: free text,
+    /// unescaped.
+    Text {
+        name: &'a str,
+        value: Cow<'a, str>,
+    },
+}
+
+/// What [`visit_game`] hands over as it reads a game, in the order of the
+/// text (the shape of pgn-reader's visitor). Any method may stop the
+/// reading with `ControlFlow::Break`: nothing more is read or checked.
+pub trait Visitor {
+    /// A tag line (`line`), its value (`value`: the span inside the quotes).
+    fn tag(
+        &mut self,
+        tag: TagValue<'_>,
+        line: Range<usize>,
+        value: Range<usize>,
+    ) -> ControlFlow<()>;
+    /// The tags are over (`header`: their span, empty when there are none);
+    /// the movetext follows.
+    fn movetext(&mut self, header: Range<usize>) -> ControlFlow<()>;
+    /// A move, round marker or comment of the movetext.
+    fn item(&mut self, item: Item, span: Range<usize>) -> ControlFlow<()>;
+    /// The result closing the movetext, once the whole text is known to be
+    /// a well-formed game (so last: a syntax error anywhere comes first).
+    fn result(&mut self, result: GameResult, span: Range<usize>);
+}
+
+/// Reads the text of one game (as split by [`crate::Reader`]) into
+/// `visitor`, checking all of its syntax: `Continue` when the text is a
+/// well-formed game and the visitor saw all of it, `Break` when the visitor
+/// stopped the reading, an error at the first syntax error in the text.
+pub fn visit_game<V: Visitor>(text: &str, visitor: &mut V) -> Result<ControlFlow<()>, ParseError> {
     GameParser {
         full: text,
         rest: text,
     }
-    .game()
+    .game(visitor)
+}
+
+/// Parses the text of one game (as split by [`crate::Reader`]).
+pub fn parse_game(text: &str) -> Result<ParsedGame, ParseError> {
+    let mut builder = RecordBuilder {
+        text_len: text.len(),
+        game: None,
+        record: Record::new(GameId::Olowuka),
+        spans: Spans::default(),
+    };
+    // The builder reads to the end: it never stops the reading.
+    let _ = visit_game(text, &mut builder)?;
+    Ok(ParsedGame {
+        record: Record {
+            game: builder.game.unwrap_or(GameId::Olowuka),
+            ..builder.record
+        },
+        spans: builder.spans,
+    })
+}
+
+/// The visitor [`parse_game`] reads with: a record and its spans.
+struct RecordBuilder {
+    text_len: usize,
+    game: Option<GameId>,
+    record: Record,
+    spans: Spans,
+}
+
+impl Visitor for RecordBuilder {
+    fn tag(
+        &mut self,
+        tag: TagValue<'_>,
+        line: Range<usize>,
+        value: Range<usize>,
+    ) -> ControlFlow<()> {
+        let record = &mut self.record;
+        let name = match tag {
+            TagValue::Game(game) => {
+                self.game = Some(game);
+                Cow::Borrowed("Game")
+            }
+            TagValue::Options(options) => {
+                record.options = options;
+                Cow::Borrowed("Options")
+            }
+            TagValue::SetUp(setup) => {
+                record.setup = Some(setup);
+                self.spans.setup = Some(value);
+                Cow::Borrowed("SetUp")
+            }
+            // Only checked against the movetext's result.
+            TagValue::Result(_) => Cow::Borrowed("Result"),
+            TagValue::Termination(reason) => {
+                record.termination = Some(reason);
+                Cow::Borrowed("Termination")
+            }
+            TagValue::Text { name, value } => {
+                match record.tags.get_mut(name) {
+                    Some(slot) => *slot = Some(value.into_owned()),
+                    None => record.extra.push(Tag {
+                        name: name.to_owned(),
+                        value: value.into_owned(),
+                    }),
+                }
+                known_name(name)
+            }
+        };
+        if self.spans.tags.is_empty() {
+            // A game has a handful.
+            self.spans.tags.reserve(12);
+        }
+        self.spans.tags.push((name, line));
+        ControlFlow::Continue(())
+    }
+
+    fn movetext(&mut self, header: Range<usize>) -> ControlFlow<()> {
+        // About one item per four bytes of movetext; capped, since a huge
+        // game of comments would reserve for nothing.
+        let estimate = ((self.text_len - header.end) / 4).min(4096);
+        self.record.items.reserve(estimate);
+        self.spans.items.reserve(estimate);
+        self.spans.header = header;
+        ControlFlow::Continue(())
+    }
+
+    #[inline]
+    fn item(&mut self, item: Item, span: Range<usize>) -> ControlFlow<()> {
+        self.record.items.push(item);
+        self.spans.items.push(span);
+        ControlFlow::Continue(())
+    }
+
+    fn result(&mut self, result: GameResult, span: Range<usize>) {
+        self.record.result = result;
+        self.spans.result = span;
+    }
+}
+
+/// Tag names seen so far in a game, for the duplicate check: a handful,
+/// kept inline.
+struct SeenTags<'a> {
+    few: [&'a str; 16],
+    len: usize,
+    more: Vec<&'a str>,
+}
+
+impl<'a> SeenTags<'a> {
+    /// Adds `name`; `false` when it was there already.
+    fn insert(&mut self, name: &'a str) -> bool {
+        if self.few[..self.len].contains(&name) || self.more.contains(&name) {
+            return false;
+        }
+        if self.len < self.few.len() {
+            self.few[self.len] = name;
+            self.len += 1;
+        } else {
+            self.more.push(name);
+        }
+        true
+    }
 }
 
 /// Parses a `SetUp` tag value, e.g. `S 4,4,4,4,4,4/4,4,4,4,4,4 0-0`.
@@ -147,6 +309,7 @@ type Count = Option<Result<u32, Range<usize>>>;
 /// `+N`, and then a token boundary. Returns where it ends, the move, and
 /// `N`. Moves are most of any movetext, so this one reads bytes with no
 /// `&str` in between.
+#[inline(always)]
 fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, Move, Count)> {
     let hole = Hole::from_label(char::from(*bytes.get(at)?))?;
     let (dir, mut end) = match &bytes[at + 1..] {
@@ -167,6 +330,7 @@ fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, Move, Count)> {
 }
 
 /// A move number at `at` (`12.` or `12...`): where it ends.
+#[inline(always)]
 fn lex_move_number(bytes: &[u8], at: usize) -> Option<usize> {
     let end = at + digit_run(&bytes[at..]);
     match &bytes[end..] {
@@ -224,66 +388,62 @@ impl<'a> GameParser<'a> {
         start..start + len.max(self.rest.chars().next().map_or(0, char::len_utf8))
     }
 
-    fn game(mut self) -> Result<ParsedGame, ParseError> {
-        let mut spans = Spans::default();
-        let mut record = Record::new(GameId::Olowuka);
-        let mut game = None;
+    fn game<V: Visitor>(mut self, visitor: &mut V) -> Result<ControlFlow<()>, ParseError> {
+        let mut game = false;
         let mut result_tag = None;
-        // Tags are read and taken in one pass; a game has a handful.
-        spans.tags.reserve(12);
+        let mut seen = SeenTags {
+            few: [""; 16],
+            len: 0,
+            more: Vec::new(),
+        };
+        // Tags are read and taken in one pass.
         self.skip_ws();
         let header_start = self.pos();
         let mut header_end = header_start;
         while self.rest.starts_with('[') {
             let (name, value, line, value_span) = self.tag_line()?;
-            if spans.tags.iter().any(|(n, _)| *n == name) {
+            if !seen.insert(name) {
                 return Err(ParseError::new(
                     line,
                     format!("tag `{}` given twice", shorten(name)),
                 ));
             }
             let err = |message: String| ParseError::new(value_span.clone(), message);
-            match name {
-                "Game" => game = Some(value.parse::<GameId>().map_err(|e| err(e.to_string()))?),
+            let tag = match name {
+                "Game" => {
+                    game = true;
+                    TagValue::Game(value.parse::<GameId>().map_err(|e| err(e.to_string()))?)
+                }
                 "Options" => {
-                    record.options = value.parse::<Options>().map_err(|e| err(e.to_string()))?
+                    TagValue::Options(value.parse::<Options>().map_err(|e| err(e.to_string()))?)
                 }
-                "SetUp" => {
-                    record.setup = Some(setup_value(&value, value_span.start)?);
-                    spans.setup = Some(value_span.clone());
-                }
+                "SetUp" => TagValue::SetUp(setup_value(&value, value_span.start)?),
                 "Result" => {
-                    result_tag = Some((
-                        value.parse::<GameResult>().map_err(err)?,
-                        value_span.clone(),
-                    ))
+                    let result = value.parse::<GameResult>().map_err(err)?;
+                    result_tag = Some((result, value_span.clone()));
+                    TagValue::Result(result)
                 }
-                "Termination" => {
-                    record.termination = Some(value.parse::<EndReason>().map_err(err)?)
-                }
-                other => match record.tags.get_mut(other) {
-                    Some(slot) => *slot = Some(value.into_owned()),
-                    None => record.extra.push(Tag {
-                        name: other.to_owned(),
-                        value: value.into_owned(),
-                    }),
-                },
-            }
+                "Termination" => TagValue::Termination(value.parse::<EndReason>().map_err(err)?),
+                name => TagValue::Text { name, value },
+            };
             header_end = line.end;
-            spans.tags.push((known_name(name), line));
+            if visitor.tag(tag, line, value_span).is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
             self.skip_ws();
         }
-        spans.header = header_start..header_end;
-        let (items, item_spans, result, result_span) = self.movetext()?;
-        spans.items = item_spans;
-        spans.result = result_span.clone();
-
-        record.game = game.ok_or_else(|| {
-            ParseError::new(
+        if visitor.movetext(header_start..header_end).is_break() {
+            return Ok(ControlFlow::Break(()));
+        }
+        let ControlFlow::Continue((result, result_span)) = self.movetext(visitor)? else {
+            return Ok(ControlFlow::Break(()));
+        };
+        if !game {
+            return Err(ParseError::new(
                 header_start..header_start,
                 "missing [Game \"…\"] tag (e.g. [Game \"olowuka\"])",
-            )
-        })?;
+            ));
+        }
         if let Some((tagged, span)) = result_tag
             && tagged != result
         {
@@ -292,9 +452,8 @@ impl<'a> GameParser<'a> {
                 format!("the Result tag says {tagged} but the movetext ends with {result}"),
             ));
         }
-        record.items = items;
-        record.result = result;
-        Ok(ParsedGame { record, spans })
+        visitor.result(result, result_span);
+        Ok(ControlFlow::Continue(()))
     }
 
     /// `[Name "value"]`, returning the name, the unescaped value, the span of
@@ -398,15 +557,12 @@ impl<'a> GameParser<'a> {
         }
     }
 
-    #[allow(clippy::type_complexity)]
-    fn movetext(
+    /// The movetext, each item handed to `visitor`: the result and its
+    /// span, or `Break` when the visitor stopped.
+    fn movetext<V: Visitor>(
         &mut self,
-    ) -> Result<(Vec<Item>, Vec<Range<usize>>, GameResult, Range<usize>), ParseError> {
-        // About one item per four bytes of movetext; capped, since a huge
-        // game of comments would reserve for nothing.
-        let estimate = (self.rest.len() / 4).min(4096);
-        let mut items = Vec::with_capacity(estimate);
-        let mut spans = Vec::with_capacity(estimate);
+        visitor: &mut V,
+    ) -> Result<ControlFlow<(), (GameResult, Range<usize>)>, ParseError> {
         let bytes = self.full.as_bytes();
         loop {
             // Moves and move numbers first, as long as they come.
@@ -435,8 +591,12 @@ impl<'a> GameParser<'a> {
                                 )?),
                                 None => None,
                             };
-                            items.push(Item::Move { mv, captured });
-                            spans.push(at..end);
+                            if visitor
+                                .item(Item::Move { mv, captured }, at..end)
+                                .is_break()
+                            {
+                                return Ok(ControlFlow::Break(()));
+                            }
                             at = end;
                         }
                         None => break,
@@ -478,14 +638,18 @@ impl<'a> GameParser<'a> {
                     let comment = self.rest[1..close]
                         .replace("\r\n", "\n")
                         .replace('\r', "\n");
-                    items.push(Item::Comment { comment });
-                    spans.push(start..start + close + 1);
+                    if visitor
+                        .item(Item::Comment { comment }, start..start + close + 1)
+                        .is_break()
+                    {
+                        return Ok(ControlFlow::Break(()));
+                    }
                     self.rest = &self.rest[close + 1..];
                     continue;
                 }
                 b'*' => {
                     self.rest = &self.rest[1..];
-                    return self.finish(items, spans, GameResult::Unfinished, start..start + 1);
+                    return self.finish(GameResult::Unfinished, start..start + 1);
                 }
                 b'[' => {
                     return Err(ParseError::new(
@@ -506,7 +670,7 @@ impl<'a> GameParser<'a> {
                 let n = digits_u32(north, "score", n_at..n_at + north.len())?;
                 self.rest = rest;
                 let end = self.pos();
-                return self.finish(items, spans, GameResult::Score(s, n), start..end);
+                return self.finish(GameResult::Score(s, n), start..end);
             }
             if first == b'R'
                 && let Ok((rest, digits)) = round_marker(self.rest)
@@ -519,8 +683,12 @@ impl<'a> GameParser<'a> {
                         "round markers start at R2 (round 1 needs no marker)",
                     ));
                 }
-                items.push(Item::Round { round });
-                spans.push(start..self.pos_of(rest));
+                if visitor
+                    .item(Item::Round { round }, start..self.pos_of(rest))
+                    .is_break()
+                {
+                    return Ok(ControlFlow::Break(()));
+                }
                 self.rest = rest;
                 continue;
             }
@@ -556,14 +724,12 @@ impl<'a> GameParser<'a> {
         }
     }
 
-    #[allow(clippy::type_complexity)]
+    /// After the result token: only remarks may follow.
     fn finish(
         &mut self,
-        items: Vec<Item>,
-        spans: Vec<Range<usize>>,
         result: GameResult,
         span: Range<usize>,
-    ) -> Result<(Vec<Item>, Vec<Range<usize>>, GameResult, Range<usize>), ParseError> {
+    ) -> Result<ControlFlow<(), (GameResult, Range<usize>)>, ParseError> {
         if !at_boundary(self.rest.as_bytes()) {
             let end = self.token_span().end;
             return Err(ParseError::new(
@@ -593,7 +759,7 @@ impl<'a> GameParser<'a> {
                 "text after the result: a game ends with its result (start the next game with a tag line)",
             ));
         }
-        Ok((items, spans, result, span))
+        Ok(ControlFlow::Continue((result, span)))
     }
 }
 
