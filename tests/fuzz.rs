@@ -20,7 +20,8 @@
 //! runs too long); the reader cuts the input into games that cover it, the
 //! same way whatever the buffer size and with a small game limit; error spans
 //! lie in their game and render; whatever parses prints canonically and
-//! re-parses to the same record (and the same JSON); a valid game's canonical
+//! re-parses to the same record (and the same JSON); the validator's fast
+//! path settles only valid games, as the full check replays them; a valid game's canonical
 //! print is valid too; positions conserve seeds; the rules' legal moves are
 //! exactly the moves `Game::play` accepts; records written from random games
 //! validate.
@@ -360,6 +361,8 @@ struct Stats {
     games: u64,
     parsed: u64,
     valid: u64,
+    /// Games the validator's fast path settled (all valid).
+    settled_fast: u64,
     rules_cases: u64,
     setups: u64,
     setups_accepted: u64,
@@ -622,6 +625,29 @@ fn check_game(game: &GameText, rng: &mut Rng) -> Check {
     }
     if parsed.is_ok() != checked.parsed.is_some() {
         return fail("check_text and parse disagree", "");
+    }
+    // The validator's fast path settles only games the full check finds
+    // valid, and reaches the same game.
+    let quick_options = ReplayOptions {
+        trace: false,
+        ..options
+    };
+    if let Some(quick) = check::quick_check(game, quick_options) {
+        stat(|s| s.settled_fast += 1);
+        let full = checked.replay.as_ref().filter(|_| checked.is_valid());
+        let same = full.is_some_and(|r| {
+            r.plies == quick.plies
+                && r.game.as_ref().is_some_and(|g| {
+                    g.position() == quick.replayed.position()
+                        && g.status() == quick.replayed.status()
+                })
+        });
+        if !same {
+            return fail(
+                "fast path and full check disagree",
+                format!("{:?}", checked.problems),
+            );
+        }
     }
     if !checked.is_valid() {
         return Ok(());

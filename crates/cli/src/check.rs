@@ -2,10 +2,13 @@
 //! whether a record is valid. `mancala-validate` reports its verdict,
 //! `mancala-render` draws its plies, `mancala-play` continues from it.
 
-use std::ops::Range;
+use std::ops::{ControlFlow, Range};
 
-use mancala_notation::{GameResult, GameText, Item, ParsedGame};
-use mancala_rules::{Game, Move, NoTrace, Outcome, PlayReport, Position, Rules, Status, Trace};
+use mancala_notation::{GameResult, GameText, Item, ParsedGame, TagValue, Visitor, visit_game};
+use mancala_rules::{
+    EndReason, Game, GameId, Move, NoTrace, Options, Outcome, PlayReport, Position, Replayer,
+    Rules, Setup, Status, Trace,
+};
 use serde::Serialize;
 
 /// One thing wrong with a record, located in its text.
@@ -290,21 +293,35 @@ pub fn replay(
         }
     }
     if !stopped {
-        check_end(parsed, &game, &markers_due, &mut out.problems);
+        let end = RecordEnd {
+            result: record.result,
+            result_span: parsed.spans.result.clone(),
+            termination: record.termination,
+            termination_span: parsed.spans.tag("Termination"),
+        };
+        check_end(&end, &game, &markers_due, &mut out.problems);
     }
     out.game = Some(game);
     out
 }
 
+/// What a record says of its end, and where.
+struct RecordEnd {
+    result: GameResult,
+    result_span: Range<usize>,
+    termination: Option<EndReason>,
+    /// The `Termination` tag's line.
+    termination_span: Option<Range<usize>>,
+}
+
 /// The record's result, termination and trailing round markers against the
 /// game's real end.
-fn check_end(parsed: &ParsedGame, game: &Game, markers_due: &[u32], problems: &mut Vec<Problem>) {
-    let record = &parsed.record;
-    let result_span = parsed.spans.result.clone();
-    match (record.result, game.outcome()) {
+fn check_end(end: &RecordEnd, game: &Game, markers_due: &[u32], problems: &mut Vec<Problem>) {
+    let result_span = end.result_span.clone();
+    match (end.result, game.outcome()) {
         (GameResult::Unfinished, None) => {
-            if record.termination.is_some() {
-                let span = parsed.spans.tag("Termination").unwrap_or(result_span);
+            if end.termination.is_some() {
+                let span = end.termination_span.clone().unwrap_or(result_span);
                 problems.push(problem(
                     span,
                     "termination",
@@ -343,10 +360,10 @@ fn check_end(parsed: &ParsedGame, game: &Game, markers_due: &[u32], problems: &m
                     ),
                 ));
             }
-            if let Some(claimed) = record.termination
+            if let Some(claimed) = end.termination
                 && claimed != outcome.reason
             {
-                let span = parsed.spans.tag("Termination").unwrap_or(0..0);
+                let span = end.termination_span.clone().unwrap_or(0..0);
                 problems.push(problem(
                     span,
                     "termination",
@@ -407,5 +424,129 @@ pub fn check_parsed(
         parsed: Some(parsed),
         replay: Some(replay),
         problems,
+    }
+}
+
+/// A game [`quick_check`] found valid.
+#[derive(Debug)]
+pub struct QuickChecked {
+    pub game: GameId,
+    /// The record's options, as written in it.
+    pub options: Options,
+    pub plies: usize,
+    /// The game at the end of the record.
+    pub replayed: Game,
+}
+
+/// The validator's fast path: a game's text read and replayed in one pass,
+/// with no record built and each move played by a [`Replayer`] as it is
+/// read. `Some` only for a valid game that the replayer settles to the end
+/// (a game without rounds or comments, every move one it settles, the
+/// result and termination right): then [`check_text`] would find no
+/// problem and reach the same game. `None` for anything else, valid or
+/// not; [`check_text`] then decides, and explains (tested on every fixture
+/// and in the fuzz harness).
+pub fn quick_check(text: &GameText, options: ReplayOptions) -> Option<QuickChecked> {
+    if options.trace || text.is_truncated() {
+        return None;
+    }
+    let mut quick = QuickReplay {
+        lap_budget: options.lap_budget,
+        game: None,
+        options: Options::new(),
+        setup: None,
+        termination: None,
+        replayer: None,
+        plies: 0,
+        end: None,
+    };
+    if visit_game(text.text().ok()?, &mut quick).ok()?.is_break() {
+        return None;
+    }
+    let replayed = quick.replayer?.finish().ok()?;
+    let mut problems = Vec::new();
+    check_end(&quick.end?, &replayed, &[], &mut problems);
+    problems.is_empty().then_some(QuickChecked {
+        game: quick.game?,
+        options: quick.options,
+        plies: quick.plies,
+        replayed,
+    })
+}
+
+/// The visitor of [`quick_check`]: it stops at the first thing the
+/// replayer does not settle or the record gets wrong.
+struct QuickReplay {
+    lap_budget: u32,
+    game: Option<GameId>,
+    options: Options,
+    setup: Option<Setup>,
+    /// The `Termination` tag's reason and line.
+    termination: Option<(EndReason, Range<usize>)>,
+    replayer: Option<Replayer>,
+    plies: usize,
+    end: Option<RecordEnd>,
+}
+
+impl Visitor for QuickReplay {
+    fn tag(
+        &mut self,
+        tag: TagValue<'_>,
+        line: Range<usize>,
+        _value: Range<usize>,
+    ) -> ControlFlow<()> {
+        match tag {
+            TagValue::Game(game) => self.game = Some(game),
+            TagValue::Options(options) => self.options = options,
+            TagValue::SetUp(setup) => self.setup = Some(setup),
+            TagValue::Termination(reason) => self.termination = Some((reason, line)),
+            // The parser checks the Result tag against the movetext.
+            TagValue::Result(_) | TagValue::Text { .. } => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn movetext(&mut self, _header: Range<usize>) -> ControlFlow<()> {
+        let started = self.game.and_then(|game| {
+            let rules = Rules::new(game, self.options)
+                .and_then(|rules| rules.with_lap_budget(self.lap_budget))
+                .ok()?;
+            let start = match &self.setup {
+                None => Position::new(rules),
+                Some(setup) => Position::from_setup(rules, setup).ok()?,
+            };
+            Replayer::new(start)
+        });
+        self.replayer = started;
+        if self.replayer.is_some() {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    }
+
+    #[inline]
+    fn item(&mut self, item: Item, _span: Range<usize>) -> ControlFlow<()> {
+        let (Item::Move { mv, captured }, Some(replayer)) = (item, &mut self.replayer) else {
+            return ControlFlow::Break(());
+        };
+        let mover = replayer.position().to_move();
+        match replayer.play(mv) {
+            Some(gained) if captured.is_none_or(|claimed| claimed == gained[mover.index()]) => {
+                self.plies += 1;
+                ControlFlow::Continue(())
+            }
+            _ => ControlFlow::Break(()),
+        }
+    }
+
+    fn result(&mut self, result: GameResult, span: Range<usize>) {
+        let (termination, termination_span) = self.termination.clone().unzip();
+        self.end = Some(RecordEnd {
+            result,
+            result_span: span,
+            termination,
+            termination_span,
+        });
     }
 }

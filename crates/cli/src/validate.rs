@@ -4,8 +4,8 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use clap::Parser;
-use mancala_notation::format_setup;
-use mancala_rules::{DEFAULT_LAP_BUDGET, Outcome, RoundEnd};
+use mancala_notation::{Record, format_setup};
+use mancala_rules::{DEFAULT_LAP_BUDGET, Game, GameId, Options, Outcome, RoundEnd};
 use serde::Serialize;
 
 use crate::check::{self, Problem, ReplayOptions};
@@ -108,24 +108,67 @@ struct Settings<'a> {
 }
 
 fn check_game(game: &SourcedGame, settings: &Settings<'_>) -> Checked {
-    let file = settings.names[game.input].display();
-    let text = &game.text;
     let options = ReplayOptions {
         lap_budget: settings.lap_budget,
         trace: false,
     };
+    // Only canonical text needs the record built; for the other outputs a
+    // valid game the fast path settles is checked in one pass.
+    let canonical = settings.format == Format::Text && !settings.quiet && !settings.keep_text;
+    if !canonical && let Some(quick) = check::quick_check(&game.text, options) {
+        let findings = Findings {
+            game: Some(quick.game),
+            options: Some(quick.options),
+            plies: quick.plies,
+            replayed: Some(&quick.replayed),
+            round_ends: &[],
+            problems: &[],
+            record: None,
+        };
+        return write_checked(game, settings, &findings);
+    }
     let check::Checked {
         parsed,
         replay,
         problems,
-    } = check::check_text(text, options, |_| {});
+    } = check::check_text(&game.text, options, |_| {});
+    let findings = Findings {
+        game: parsed.as_ref().map(|p| p.record.game),
+        options: parsed.as_ref().map(|p| p.record.options),
+        plies: replay.as_ref().map_or(0, |r| r.plies),
+        replayed: replay.as_ref().and_then(|r| r.game.as_ref()),
+        round_ends: replay.as_ref().map_or(&[], |r| &r.round_ends),
+        problems: &problems,
+        record: parsed.as_ref().map(|p| &p.record),
+    };
+    write_checked(game, settings, &findings)
+}
+
+/// What checking a game found, as the outputs need it.
+struct Findings<'a> {
+    /// The record's game and options, when its text parses.
+    game: Option<GameId>,
+    options: Option<Options>,
+    plies: usize,
+    /// The game as far as it could be replayed.
+    replayed: Option<&'a Game>,
+    round_ends: &'a [RoundEnd],
+    problems: &'a [Problem],
+    /// The record, for canonical text (built only for that output).
+    record: Option<&'a Record>,
+}
+
+fn write_checked(game: &SourcedGame, settings: &Settings<'_>, findings: &Findings<'_>) -> Checked {
+    let file = settings.names[game.input].display();
+    let text = &game.text;
+    let problems = findings.problems;
     let valid = problems.is_empty();
     let mut out = Checked {
         valid,
-        plies: replay.as_ref().map_or(0, |r| r.plies),
+        plies: findings.plies,
         ..Checked::default()
     };
-    for p in &problems {
+    for p in problems {
         diagnostic::render(
             &mut out.stderr,
             file,
@@ -137,14 +180,14 @@ fn check_game(game: &SourcedGame, settings: &Settings<'_>) -> Checked {
     }
     match settings.format {
         Format::Json => {
-            let outcome: Option<Outcome> = replay.as_ref().and_then(check::Replay::outcome);
+            let outcome: Option<Outcome> = findings.replayed.and_then(Game::outcome);
             let verdict = JsonVerdict {
                 file,
                 index: game.number,
                 line: text.first_line,
                 valid,
-                game: parsed.as_ref().map(|p| p.record.game.as_str()),
-                options: parsed.as_ref().map(|p| p.record.options.to_string()),
+                game: findings.game.map(GameId::as_str),
+                options: findings.options.map(|o| o.to_string()),
                 plies: out.plies,
                 errors: problems
                     .iter()
@@ -157,38 +200,32 @@ fn check_game(game: &SourcedGame, settings: &Settings<'_>) -> Checked {
                         }
                     })
                     .collect(),
-                position: replay
-                    .as_ref()
-                    .and_then(|r| r.game.as_ref())
+                position: findings
+                    .replayed
                     .map(|g| format_setup(&g.position().to_setup())),
                 score: outcome.map(|o| o.score),
                 winner: outcome.map(|o| o.winner.map_or("draw", |w| w.name())),
                 end: outcome.map(|o| o.reason.as_str()),
-                rounds: replay
-                    .as_ref()
-                    .map(|r| r.round_ends.clone())
-                    .unwrap_or_default(),
+                rounds: findings.round_ends.to_vec(),
             };
             // Serializing plain data to a String cannot fail.
             out.stdout = serde_json::to_string(&verdict).unwrap_or_default();
             out.stdout.push('\n');
         }
         Format::Text if valid && !settings.quiet => {
-            out.stdout = match (&parsed, settings.keep_text) {
-                (Some(_), true) => {
-                    // As written, line endings included.
-                    let own = text.text().unwrap_or_default().trim_end();
-                    let eol = if own.contains("\r\n") { "\r\n" } else { "\n" };
-                    format!("{}{eol}", own.trim_start())
-                }
-                (Some(parsed), false) => {
-                    // Canonical text is about as long as the text read:
-                    // reserving that spares growing the string as it is written.
-                    let mut canonical = String::with_capacity(text.bytes.len() + 64);
-                    let _ = write!(canonical, "{}", parsed.record);
-                    canonical
-                }
-                (None, _) => String::new(),
+            out.stdout = if settings.keep_text {
+                // As written, line endings included.
+                let own = text.text().unwrap_or_default().trim_end();
+                let eol = if own.contains("\r\n") { "\r\n" } else { "\n" };
+                format!("{}{eol}", own.trim_start())
+            } else if let Some(record) = findings.record {
+                // Canonical text is about as long as the text read:
+                // reserving that spares growing the string as it is written.
+                let mut canonical = String::with_capacity(text.bytes.len() + 64);
+                let _ = write!(canonical, "{record}");
+                canonical
+            } else {
+                String::new()
             };
         }
         Format::Text => {}

@@ -1,0 +1,109 @@
+//! The validator's fast path (`check::quick_check`) against the full check
+//! (`check::check_text`): whatever the fast path settles, the full check
+//! finds valid, with the same plies, game, options, final position and end.
+//! It runs on every fixture and on generated games, and it must settle
+//! every generated game it is meant for (the games without rounds, Olowuka
+//! and Olinda Keliya), so that it is not vacuous.
+
+mod common;
+
+use mancala_cli::check::{self, ReplayOptions};
+use mancala_notation::{GameText, Reader};
+
+/// The games of `bytes`, as the tools cut them.
+fn games(bytes: &[u8]) -> Vec<GameText> {
+    Reader::new(bytes).map(Result::unwrap).collect()
+}
+
+/// Compares both paths on every game of `bytes`; returns how many games
+/// the fast path settled, and how many there were.
+fn compare(what: &str, bytes: &[u8], lap_budget: u32) -> (usize, usize) {
+    let options = ReplayOptions {
+        lap_budget,
+        trace: false,
+    };
+    let games = games(bytes);
+    let mut settled = 0;
+    for (i, text) in games.iter().enumerate() {
+        let Some(quick) = check::quick_check(text, options) else {
+            continue;
+        };
+        settled += 1;
+        let full = check::check_text(text, options, |_| {});
+        let at = format!("{what}, game {}", i + 1);
+        assert!(
+            full.is_valid(),
+            "{at}: fast path settled an invalid game: {:?}",
+            full.problems
+        );
+        let (parsed, replay) = (full.parsed.unwrap(), full.replay.unwrap());
+        let game = replay.game.as_ref().unwrap();
+        assert_eq!(quick.plies, replay.plies, "{at}: plies");
+        assert_eq!(quick.game, parsed.record.game, "{at}: game");
+        assert_eq!(quick.options, parsed.record.options, "{at}: options");
+        assert_eq!(quick.replayed.position(), game.position(), "{at}: position");
+        assert_eq!(quick.replayed.status(), game.status(), "{at}: status");
+    }
+    (settled, games.len())
+}
+
+#[test]
+fn every_fixture_agrees() {
+    let mut settled = 0;
+    for dir in [
+        "fixtures/validate",
+        "fixtures/notation/valid",
+        "fixtures/notation/invalid",
+        "fixtures/adversarial",
+    ] {
+        for file in common::fixtures(dir) {
+            let bytes = std::fs::read(common::root().join(&file)).unwrap();
+            settled += compare(&file, &bytes, mancala_rules::DEFAULT_LAP_BUDGET).0;
+            // A tiny lap budget makes long moves undecided: never settled.
+            compare(&file, &bytes, 2);
+        }
+    }
+    assert!(settled > 10, "{settled} fixture games settled");
+}
+
+#[test]
+fn generated_games_agree() {
+    let corpora: [(&[&str], bool); 7] = [
+        (&["--game", "olowuka"], true),
+        (&["--game", "olowuka", "--option", "play-to-end"], true),
+        (
+            &["--game", "olowuka", "--option", "no-repetition-rule"],
+            true,
+        ),
+        (&["--game", "olinda-keliya"], true),
+        (
+            &["--game", "olinda-keliya", "--option", "series-capture"],
+            true,
+        ),
+        // Rounds are the full check's alone.
+        (&["--game", "rio-kadalis"], false),
+        (
+            &["--game", "pallankuzhi", "--option", "single-round"],
+            false,
+        ),
+    ];
+    for (seed, (args, all_settled)) in corpora.into_iter().enumerate() {
+        let seed = (seed + 1).to_string();
+        let mut full_args = args.to_vec();
+        full_args.extend(["--games", "150", "--seed", &seed, "--quiet"]);
+        let out = common::run("mancala-play", &full_args, b"");
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let what = args.join(" ");
+        let (settled, games) = compare(
+            &what,
+            out.stdout.as_bytes(),
+            mancala_rules::DEFAULT_LAP_BUDGET,
+        );
+        assert_eq!(games, 150, "{what}");
+        if all_settled {
+            assert_eq!(settled, games, "{what}: games settled");
+        } else {
+            assert_eq!(settled, 0, "{what}: games settled");
+        }
+    }
+}
