@@ -525,7 +525,7 @@ impl Visitor for QuickReplay {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn item(&mut self, item: Item, _span: Range<usize>) -> ControlFlow<()> {
         let (Item::Move { mv, captured }, Some(replayer)) = (item, &mut self.replayer) else {
             return ControlFlow::Break(());

@@ -242,6 +242,7 @@ fn at_boundary(rest: &[u8]) -> bool {
 }
 
 /// How many ASCII digits `bytes` starts with.
+#[inline(always)]
 fn digit_run(bytes: &[u8]) -> usize {
     bytes.iter().take_while(|b| b.is_ascii_digit()).count()
 }

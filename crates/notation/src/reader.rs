@@ -140,6 +140,7 @@ impl LineScan {
 
     /// The line's next bytes. Outside tag lines, comments are followed
     /// across lines through `in_comment`.
+    #[inline(always)]
     fn feed(&mut self, chunk: &[u8], in_comment: &mut bool) {
         let line = &mut self.line;
         let mut rest = chunk;
@@ -324,11 +325,11 @@ impl<R: BufRead> Reader<R> {
         Ok(scan.finish())
     }
 
-    /// Where the next line goes: into `game`, or, when it opens the next
-    /// game, into [`Reader::pending`]. Lines that sit whole in the input's
-    /// buffer (nearly all) are copied once, straight to where they go;
-    /// others are read piece by piece with [`Reader::read_line`]. Returns
-    /// `false` at the end of the game.
+    /// Where the next lines go: into `game`, or, for a line that opens the
+    /// next game, into [`Reader::pending`]. The lines that sit whole in the
+    /// input's buffer (nearly all) are taken together and their bytes
+    /// copied once; a line split across reads is read piece by piece with
+    /// [`Reader::read_line`]. Returns `false` at the end of the game.
     fn next_line_of(&mut self, game: &mut GameText, cut: &mut GameCut) -> io::Result<bool> {
         if self.given_back.is_empty() {
             let buf = match self.inner.fill_buf() {
@@ -336,32 +337,42 @@ impl<R: BufRead> Reader<R> {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => return Ok(true),
                 Err(e) => return Err(e),
             };
-            if let Some(end) = memchr::memchr(b'\n', buf) {
-                let chunk = &buf[..=end];
+            // `buf[kept_from..taken]`: whole lines of this game not copied yet.
+            let (mut taken, mut kept_from) = (0, 0);
+            // The length of the line that opens the next game, if one does.
+            let mut opening = None;
+            while let Some(end) = memchr::memchr(b'\n', &buf[taken..]) {
+                let chunk = &buf[taken..=taken + end];
                 let comment_open = self.in_comment;
                 let mut scan = LineScan::new();
                 scan.feed(chunk, &mut self.in_comment);
                 let Some(line) = scan.finish() else {
                     unreachable!("a line with its line break is not empty")
                 };
-                let ends_game =
-                    cut.ends_game(&line, comment_open, game, self.next_line, self.offset);
-                if ends_game {
+                if cut.ends_game(&line, comment_open, game, self.next_line, self.offset) {
                     self.line.clear();
                     self.line
                         .extend_from_slice(&chunk[..chunk.len().min(self.max_game_bytes)]);
-                } else {
-                    let room = self.max_game_bytes.saturating_sub(game.bytes.len());
-                    game.bytes
-                        .extend_from_slice(&chunk[..chunk.len().min(room)]);
-                }
-                self.inner.consume(end + 1);
-                if ends_game {
                     self.pending = Some(line);
-                } else {
-                    self.count(game, &line);
+                    opening = Some(chunk.len());
+                    break;
                 }
-                return Ok(!ends_game);
+                // The game starts here (its first line, or afresh after
+                // blank lines and remarks, its bytes cleared).
+                if game.len == 0 {
+                    kept_from = taken;
+                }
+                game.len += line.len;
+                self.offset += line.len;
+                self.next_line += 1;
+                taken += chunk.len();
+            }
+            if taken > 0 || opening.is_some() {
+                let room = self.max_game_bytes.saturating_sub(game.bytes.len());
+                let kept = &buf[kept_from..taken];
+                game.bytes.extend_from_slice(&kept[..kept.len().min(room)]);
+                self.inner.consume(taken + opening.unwrap_or(0));
+                return Ok(opening.is_none());
             }
         }
         let comment_open = self.in_comment;

@@ -554,6 +554,7 @@ impl Sower<'_> {
     /// then `μ` is measured so that the verdict is `μ + λ ≤ B`, whatever the
     /// detector. Stores are not part of the state: seeds only ever leave the
     /// board during a move, so equal boards mean equal stores.
+    #[inline(always)]
     pub(crate) fn sow<O: Observer>(
         &self,
         board: Board,
