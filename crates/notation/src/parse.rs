@@ -5,8 +5,8 @@ use std::borrow::Cow;
 use std::ops::{ControlFlow, Range};
 
 use mancala_rules::{Dir, EndReason, GameId, Hole, Move, Options, Setup, Side, shorten};
-use nom::bytes::complete::{take_while, take_while_m_n, take_while1};
-use nom::combinator::recognize;
+use nom::bytes::complete::take_while1;
+use nom::combinator::verify;
 use nom::{IResult, Parser};
 
 use crate::error::ParseError;
@@ -195,10 +195,11 @@ impl Visitor for RecordBuilder {
     }
 }
 
-/// Tag names seen so far in a game, for the duplicate check: a handful,
-/// kept inline.
+/// Tag names seen so far in a game, for the duplicate check: the standard
+/// names as bits, the others in a list (the first few kept inline).
 struct SeenTags<'a> {
-    few: [&'a str; 16],
+    standard: u16,
+    few: [&'a str; 8],
     len: usize,
     more: Vec<&'a str>,
 }
@@ -206,16 +207,34 @@ struct SeenTags<'a> {
 impl<'a> SeenTags<'a> {
     /// Adds `name`; `false` when it was there already.
     fn insert(&mut self, name: &'a str) -> bool {
-        if self.few[..self.len].contains(&name) || self.more.contains(&name) {
-            return false;
-        }
-        if self.len < self.few.len() {
-            self.few[self.len] = name;
-            self.len += 1;
-        } else {
-            self.more.push(name);
-        }
-        true
+        let bit = match name {
+            "Game" => 1,
+            "Options" => 1 << 1,
+            "SetUp" => 1 << 2,
+            "Result" => 1 << 3,
+            "Termination" => 1 << 4,
+            "Event" => 1 << 5,
+            "Site" => 1 << 6,
+            "Date" => 1 << 7,
+            "Round" => 1 << 8,
+            "South" => 1 << 9,
+            "North" => 1 << 10,
+            _ if self.few[..self.len].contains(&name) || self.more.contains(&name) => {
+                return false;
+            }
+            _ if self.len < self.few.len() => {
+                self.few[self.len] = name;
+                self.len += 1;
+                return true;
+            }
+            _ => {
+                self.more.push(name);
+                return true;
+            }
+        };
+        let new = self.standard & bit == 0;
+        self.standard |= bit;
+        new
     }
 }
 
@@ -272,10 +291,10 @@ fn digits_u32(text: &str, what: &str, at: Range<usize>) -> Result<u32, ParseErro
 /// A letter, then letters, digits and underscores. nom reads the bytes:
 /// its `char` combinators decode UTF-8 first, which a name never needs.
 fn tag_name(i: &str) -> PResult<'_, &str> {
-    let name: IResult<&[u8], &[u8]> = recognize((
-        take_while_m_n(1, 1, |b: u8| b.is_ascii_alphabetic()),
-        take_while(|b: u8| b.is_ascii_alphanumeric() || b == b'_'),
-    ))
+    let name: IResult<&[u8], &[u8]> = verify(
+        take_while1(|b: u8| b.is_ascii_alphanumeric() || b == b'_'),
+        |name: &[u8]| name[0].is_ascii_alphabetic(),
+    )
     .parse(i.as_bytes());
     match name {
         // ASCII only: the cut falls between characters.
@@ -393,7 +412,8 @@ impl<'a> GameParser<'a> {
         let mut game = false;
         let mut result_tag = None;
         let mut seen = SeenTags {
-            few: [""; 16],
+            standard: 0,
+            few: [""; 8],
             len: 0,
             more: Vec::new(),
         };
