@@ -3,7 +3,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::options::{Opt, Rules};
-use crate::position::{Move, PlayError, PlayErrorKind, Played, Position, Verdict};
+use crate::position::{Lean, Move, PlayError, PlayErrorKind, Played, Position, Verdict};
 use crate::side::Side;
 use crate::sow::Sown;
 use crate::trace::{NoTrace, Observer};
@@ -499,6 +499,9 @@ impl Game {
 #[derive(Clone, Debug)]
 pub struct Replayer {
     position: Position,
+    /// Set once no direction is due (at once, but for Olinda Keliya's
+    /// first move).
+    lean: Option<Lean>,
     history: History,
     /// Set once a move ended the game (25 or repetition).
     ended: Option<EndReason>,
@@ -514,6 +517,7 @@ impl Replayer {
         }
         Some(Replayer {
             position,
+            lean: position.lean(),
             history: History::new(position.repetition_key()),
             ended: None,
         })
@@ -533,7 +537,13 @@ impl Replayer {
             return None;
         }
         let before = self.position;
-        self.position.play_finite(mv)?;
+        match &self.lean {
+            Some(lean) => self.position.play_lean(lean, mv)?,
+            None => {
+                self.position.play_finite(mv)?;
+                self.lean = self.position.lean();
+            }
+        }
         let stores = Side::BOTH.map(|s| self.position.store(s));
         let gained = gains(&before, stores);
         let irreversible = gained != [0, 0];

@@ -136,6 +136,14 @@ impl MoveList {
     }
 }
 
+/// What [`Position::play_lean`] needs of a position's rules.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lean {
+    holes: u8,
+    /// Each side's sowing direction.
+    dirs: [Dir; 2],
+}
+
 /// What a move does when sown, before the feeding rule is considered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -458,7 +466,7 @@ impl Position {
     /// Plays `mv` in place when it is legal and finite: what
     /// [`crate::Replayer`] settles. `None`, with the position as it was, for
     /// anything else, which [`Position::play`] rules on and explains.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn play_finite(&mut self, mv: Move) -> Option<()> {
         let dir = self.check_shape(mv).ok()?;
         let sown = Sower::new(&self.rules, self.closed, dir, self.to_move)
@@ -469,12 +477,62 @@ impl Position {
                 &mut NoTrace,
             )
             .ok()?;
-        // The feeding rule: a move that starves the opponent is legal only
-        // when no other move feeds.
-        if self.starves(&sown.board) && self.a_feeding_move(mv).ok()?.is_some() {
+        self.feeding_allows(mv, &sown.board)?;
+        self.apply(dir, &sown);
+        Some(())
+    }
+
+    /// The feeding rule: a move that left `board` and starves the opponent
+    /// is legal only when no other move feeds. `None` when it refuses the
+    /// move (or cannot tell within the lap budget).
+    #[inline(always)]
+    fn feeding_allows(&self, mv: Move, board: &Board) -> Option<()> {
+        if self.starves(board) && self.a_feeding_move(mv).ok()?.is_some() {
             return None;
         }
-        self.apply(dir, &sown);
+        Some(())
+    }
+
+    /// What [`Position::play_lean`] needs, worked out once: `None` while a
+    /// direction is due or a hole is closed (neither ever changes in a game
+    /// without rounds once it is so).
+    pub(crate) fn lean(&self) -> Option<Lean> {
+        if self.direction_due() || self.closed != 0 {
+            return None;
+        }
+        Some(Lean {
+            holes: self.rules.holes() as u8,
+            dirs: Side::BOTH.map(|side| self.dir_of(side).unwrap_or(Dir::Ccw)),
+        })
+    }
+
+    /// [`Position::play_finite`] for a position `lean` was worked out for
+    /// (or one it led to): with no direction due and no hole closed, `mv`
+    /// has the shape of a move exactly when it names a non-empty hole of the
+    /// side to move and no direction, so that is all it checks.
+    #[inline(always)]
+    pub(crate) fn play_lean(&mut self, lean: &Lean, mv: Move) -> Option<()> {
+        let side = self.to_move;
+        let (hole, n) = (mv.hole, lean.holes);
+        if hole.side != side || hole.index >= n || mv.dir.is_some() {
+            return None;
+        }
+        let start = if side == Side::South {
+            hole.index
+        } else {
+            n + hole.index
+        };
+        if self.board[usize::from(start)] == 0 {
+            return None;
+        }
+        let dir = lean.dirs[side.index()];
+        let sown = Sower::new(&self.rules, 0, dir, side)
+            .sow(self.board, self.stores, start, &mut NoTrace)
+            .ok()?;
+        self.feeding_allows(mv, &sown.board)?;
+        self.board = sown.board;
+        self.stores = sown.stores;
+        self.to_move = side.opposite();
         Some(())
     }
 

@@ -579,7 +579,7 @@ impl Sower<'_> {
     /// [`Sower::SHORT_MOVE`] laps are sown without cycle bookkeeping (a move
     /// that ends repeats no state). A longer move starts again on the
     /// general loop, which detects cycles.
-    #[inline]
+    #[inline(always)]
     fn sow_bulk(&self, board: Board, stores: [u8; 2], start: u8) -> Result<Sown, Unending> {
         let mut b = board;
         let mut h = start;
