@@ -14,21 +14,28 @@ pub const MAX_LINE: usize = 80;
 /// `round=` (when not 1) and `starter=` when given.
 #[must_use]
 pub fn format_setup(setup: &Setup) -> String {
-    let row = |holes: &[Option<u32>]| {
-        holes
-            .iter()
-            .map(|h| h.map_or_else(|| "x".to_owned(), |s| s.to_string()))
-            .collect::<Vec<_>>()
-            .join(",")
+    // Written straight into one string: the validator writes one per game.
+    let mut out = String::with_capacity(48);
+    out.push(setup.to_move.letter());
+    out.push(' ');
+    let push_row = |out: &mut String, holes: &[Option<u32>]| {
+        for (i, hole) in holes.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            match hole {
+                Some(seeds) => push_number(out, *seeds),
+                None => out.push('x'),
+            }
+        }
     };
-    let mut out = format!(
-        "{} {}/{} {}-{}",
-        setup.to_move.letter(),
-        row(&setup.south),
-        row(&setup.north),
-        setup.stores[0],
-        setup.stores[1]
-    );
+    push_row(&mut out, &setup.south);
+    out.push('/');
+    push_row(&mut out, &setup.north);
+    out.push(' ');
+    push_number(&mut out, setup.stores[0]);
+    out.push('-');
+    push_number(&mut out, setup.stores[1]);
     if let Some(dir) = setup.south_dir {
         let _ = write!(out, " dir={dir}");
     }
