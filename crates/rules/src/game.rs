@@ -531,7 +531,7 @@ impl Replayer {
     /// Plays `mv`: the seeds each side gained with it, or `None`, with the
     /// replay as it was, when the move is not one of those it settles (see
     /// [`Replayer`]) or comes after the end of the game.
-    #[inline]
+    #[inline(always)]
     pub fn play(&mut self, mv: Move) -> Option<[u32; 2]> {
         if self.ended.is_some() {
             return None;
