@@ -112,20 +112,28 @@ fn check_game(game: &SourcedGame, settings: &Settings<'_>) -> Checked {
         lap_budget: settings.lap_budget,
         trace: false,
     };
-    // Only canonical text needs the record built; for the other outputs a
-    // valid game the fast path settles is checked in one pass.
+    // A valid game the fast path settles is checked in one pass; only
+    // canonical text needs the record, read once more from a text now
+    // known to be valid.
     let canonical = settings.format == Format::Text && !settings.quiet && !settings.keep_text;
-    if !canonical && let Some(quick) = check::quick_check(&game.text, options) {
-        let findings = Findings {
-            game: Some(quick.game),
-            options: Some(quick.options),
-            plies: quick.plies,
-            replayed: Some(&quick.replayed),
-            round_ends: &[],
-            problems: &[],
-            record: None,
+    if let Some(quick) = check::quick_check(&game.text, options) {
+        let parsed = if canonical {
+            game.text.parse().ok()
+        } else {
+            None
         };
-        return write_checked(game, settings, &findings);
+        if !canonical || parsed.is_some() {
+            let findings = Findings {
+                game: Some(quick.game),
+                options: Some(quick.options),
+                plies: quick.plies,
+                replayed: Some(&quick.replayed),
+                round_ends: &[],
+                problems: &[],
+                record: parsed.as_ref().map(|p| &p.record),
+            };
+            return write_checked(game, settings, &findings);
+        }
     }
     let check::Checked {
         parsed,
