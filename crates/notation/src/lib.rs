@@ -6,6 +6,11 @@
 //! - [`parse_game`] reads one game's text into a [`ParsedGame`], a record plus
 //!   the byte [`Spans`] of its parts; errors are [`ParseError`]s with a byte
 //!   span. Turning spans into `file:line:col` snippets is the tools' job.
+//! - [`visit_game`] reads a game's text into any [`Visitor`] (the shape of
+//!   pgn-reader's): tags, movetext items and the result in text order, with
+//!   all of the syntax checked; a visitor may stop the reading. `parse_game`
+//!   is one such visitor; the validator's fast path is another, which plays
+//!   the moves as they are read and builds no record.
 //! - [`Reader`] splits any stream into games without holding more than one
 //!   game in memory, so one bad game never hides the next.
 //!

@@ -5,7 +5,10 @@
 //! [`Position`]; [`Position::play`] returns the next position or a
 //! [`PlayError`] that carries the position back. [`Game`] adds what a single
 //! position cannot know: repetition history, the end of a game or round, and
-//! refilling between the rounds of a match.
+//! refilling between the rounds of a match. [`Replayer`] replays a record's
+//! moves with the least bookkeeping, for checking many records fast: it
+//! shares every rule with `Game`, settles only the common case, and gives
+//! up on anything else, which `Game` then explains.
 //!
 //! Every move terminates: relay sowing is run with exact cycle detection in
 //! constant memory (Brent's algorithm) and a lap budget that yields
