@@ -1,6 +1,7 @@
 //! The validator's fast path (`check::quick_check`) against the full check
 //! (`check::check_text`): whatever the fast path settles, the full check
-//! finds valid, with the same plies, game, options, final position and end.
+//! finds valid, with the same plies, game, options, final position and end,
+//! and the same record when it builds one.
 //! It runs on every fixture and on generated games, and it must settle
 //! every generated game it is meant for (the games without rounds, Olowuka
 //! and Olinda Keliya), so that it is not vacuous.
@@ -25,7 +26,7 @@ fn compare(what: &str, bytes: &[u8], lap_budget: u32) -> (usize, usize) {
     let games = games(bytes);
     let mut settled = 0;
     for (i, text) in games.iter().enumerate() {
-        let Some(quick) = check::quick_check(text, options) else {
+        let Some(quick) = check::quick_check(text, options, true) else {
             continue;
         };
         settled += 1;
@@ -43,6 +44,7 @@ fn compare(what: &str, bytes: &[u8], lap_budget: u32) -> (usize, usize) {
         assert_eq!(quick.options, parsed.record.options, "{at}: options");
         assert_eq!(quick.replayed.position(), game.position(), "{at}: position");
         assert_eq!(quick.replayed.status(), game.status(), "{at}: status");
+        assert_eq!(quick.parsed.as_ref(), Some(&parsed), "{at}: record");
     }
     (settled, games.len())
 }

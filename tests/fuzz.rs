@@ -632,7 +632,7 @@ fn check_game(game: &GameText, rng: &mut Rng) -> Check {
         trace: false,
         ..options
     };
-    if let Some(quick) = check::quick_check(game, quick_options) {
+    if let Some(quick) = check::quick_check(game, quick_options, rng.bool()) {
         stat(|s| s.settled_fast += 1);
         let full = checked.replay.as_ref().filter(|_| checked.is_valid());
         let same = full.is_some_and(|r| {
@@ -641,7 +641,10 @@ fn check_game(game: &GameText, rng: &mut Rng) -> Check {
                     g.position() == quick.replayed.position()
                         && g.status() == quick.replayed.status()
                 })
-        });
+        }) && quick
+            .parsed
+            .as_ref()
+            .is_none_or(|p| Some(p) == checked.parsed.as_ref());
         if !same {
             return fail(
                 "fast path and full check disagree",

@@ -4,7 +4,9 @@
 
 use std::ops::{ControlFlow, Range};
 
-use mancala_notation::{GameResult, GameText, Item, ParsedGame, TagValue, Visitor, visit_game};
+use mancala_notation::{
+    GameResult, GameText, Item, ParsedGame, RecordBuilder, TagValue, Visitor, visit_game,
+};
 use mancala_rules::{
     EndReason, Game, GameId, Move, NoTrace, Options, Outcome, PlayReport, Position, Replayer,
     Rules, Setup, Status, Trace,
@@ -436,6 +438,8 @@ pub struct QuickChecked {
     pub plies: usize,
     /// The game at the end of the record.
     pub replayed: Game,
+    /// The record, when asked for.
+    pub parsed: Option<ParsedGame>,
 }
 
 /// The validator's fast path: a game's text read and replayed in one pass,
@@ -445,12 +449,62 @@ pub struct QuickChecked {
 /// result and termination right): then [`check_text`] would find no
 /// problem and reach the same game. `None` for anything else, valid or
 /// not; [`check_text`] then decides, and explains (tested on every fixture
-/// and in the fuzz harness).
-pub fn quick_check(text: &GameText, options: ReplayOptions) -> Option<QuickChecked> {
+/// and in the fuzz harness). With `record`, the record is built as the
+/// text is read.
+pub fn quick_check(text: &GameText, options: ReplayOptions, record: bool) -> Option<QuickChecked> {
     if options.trace || text.is_truncated() {
         return None;
     }
+    let text = text.text().ok()?;
+    if record {
+        quick_run(text, options, RecordBuilder::new(text))
+    } else {
+        quick_run(text, options, NoRecord)
+    }
+}
+
+/// What [`QuickReplay`] feeds what it reads to when no record is asked for.
+#[derive(Debug)]
+struct NoRecord;
+
+impl Visitor for NoRecord {
+    #[inline(always)]
+    fn tag(&mut self, _: TagValue<'_>, _: Range<usize>, _: Range<usize>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+    #[inline(always)]
+    fn movetext(&mut self, _: Range<usize>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+    #[inline(always)]
+    fn item(&mut self, _: Item, _: Range<usize>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+    #[inline(always)]
+    fn result(&mut self, _: GameResult, _: Range<usize>) {}
+}
+
+/// The records the fast path may build.
+trait Recording: Visitor {
+    fn into_parsed(self) -> Option<ParsedGame>;
+}
+
+impl Recording for NoRecord {
+    fn into_parsed(self) -> Option<ParsedGame> {
+        None
+    }
+}
+
+impl Recording for RecordBuilder {
+    fn into_parsed(self) -> Option<ParsedGame> {
+        Some(self.finish())
+    }
+}
+
+/// [`quick_check`] feeding `record` as it goes.
+fn quick_run<R: Recording>(text: &str, options: ReplayOptions, record: R) -> Option<QuickChecked> {
     let mut quick = QuickReplay {
+        record,
         lap_budget: options.lap_budget,
         game: None,
         options: Options::new(),
@@ -460,7 +514,7 @@ pub fn quick_check(text: &GameText, options: ReplayOptions) -> Option<QuickCheck
         plies: 0,
         end: None,
     };
-    if visit_game(text.text().ok()?, &mut quick).ok()?.is_break() {
+    if visit_game(text, &mut quick).ok()?.is_break() {
         return None;
     }
     let replayed = quick.replayer?.finish().ok()?;
@@ -471,12 +525,15 @@ pub fn quick_check(text: &GameText, options: ReplayOptions) -> Option<QuickCheck
         options: quick.options,
         plies: quick.plies,
         replayed,
+        parsed: quick.record.into_parsed(),
     })
 }
 
 /// The visitor of [`quick_check`]: it stops at the first thing the
 /// replayer does not settle or the record gets wrong.
-struct QuickReplay {
+struct QuickReplay<R> {
+    /// Fed everything read that the replay accepts.
+    record: R,
     lap_budget: u32,
     game: Option<GameId>,
     options: Options,
@@ -488,25 +545,28 @@ struct QuickReplay {
     end: Option<RecordEnd>,
 }
 
-impl Visitor for QuickReplay {
+impl<R: Visitor> Visitor for QuickReplay<R> {
     fn tag(
         &mut self,
         tag: TagValue<'_>,
         line: Range<usize>,
-        _value: Range<usize>,
+        value: Range<usize>,
     ) -> ControlFlow<()> {
-        match tag {
-            TagValue::Game(game) => self.game = Some(game),
-            TagValue::Options(options) => self.options = options,
-            TagValue::SetUp(setup) => self.setup = Some(setup),
-            TagValue::Termination(reason) => self.termination = Some((reason, line)),
+        match &tag {
+            TagValue::Game(game) => self.game = Some(*game),
+            TagValue::Options(options) => self.options = *options,
+            TagValue::SetUp(setup) => self.setup = Some(setup.clone()),
+            TagValue::Termination(reason) => self.termination = Some((*reason, line.clone())),
             // The parser checks the Result tag against the movetext.
             TagValue::Result(_) | TagValue::Text { .. } => {}
         }
-        ControlFlow::Continue(())
+        self.record.tag(tag, line, value)
     }
 
-    fn movetext(&mut self, _header: Range<usize>) -> ControlFlow<()> {
+    fn movetext(&mut self, header: Range<usize>) -> ControlFlow<()> {
+        if self.record.movetext(header).is_break() {
+            return ControlFlow::Break(());
+        }
         let started = self.game.and_then(|game| {
             let rules = Rules::new(game, self.options)
                 .and_then(|rules| rules.with_lap_budget(self.lap_budget))
@@ -526,21 +586,22 @@ impl Visitor for QuickReplay {
     }
 
     #[inline(always)]
-    fn item(&mut self, item: Item, _span: Range<usize>) -> ControlFlow<()> {
-        let (Item::Move { mv, captured }, Some(replayer)) = (item, &mut self.replayer) else {
+    fn item(&mut self, item: Item, span: Range<usize>) -> ControlFlow<()> {
+        let (&Item::Move { mv, captured }, Some(replayer)) = (&item, &mut self.replayer) else {
             return ControlFlow::Break(());
         };
         let mover = replayer.position().to_move();
         match replayer.play(mv) {
             Some(gained) if captured.is_none_or(|claimed| claimed == gained[mover.index()]) => {
                 self.plies += 1;
-                ControlFlow::Continue(())
+                self.record.item(item, span)
             }
             _ => ControlFlow::Break(()),
         }
     }
 
     fn result(&mut self, result: GameResult, span: Range<usize>) {
+        self.record.result(result, span.clone());
         let (termination, termination_span) = self.termination.clone().unzip();
         self.end = Some(RecordEnd {
             result,

@@ -112,28 +112,20 @@ fn check_game(game: &SourcedGame, settings: &Settings<'_>) -> Checked {
         lap_budget: settings.lap_budget,
         trace: false,
     };
-    // A valid game the fast path settles is checked in one pass; only
-    // canonical text needs the record, read once more from a text now
-    // known to be valid.
+    // A valid game the fast path settles is checked in one pass (which
+    // builds the record only for canonical text).
     let canonical = settings.format == Format::Text && !settings.quiet && !settings.keep_text;
-    if let Some(quick) = check::quick_check(&game.text, options) {
-        let parsed = if canonical {
-            game.text.parse().ok()
-        } else {
-            None
+    if let Some(quick) = check::quick_check(&game.text, options, canonical) {
+        let findings = Findings {
+            game: Some(quick.game),
+            options: Some(quick.options),
+            plies: quick.plies,
+            replayed: Some(&quick.replayed),
+            round_ends: &[],
+            problems: &[],
+            record: quick.parsed.as_ref().map(|p| &p.record),
         };
-        if !canonical || parsed.is_some() {
-            let findings = Findings {
-                game: Some(quick.game),
-                options: Some(quick.options),
-                plies: quick.plies,
-                replayed: Some(&quick.replayed),
-                round_ends: &[],
-                problems: &[],
-                record: parsed.as_ref().map(|p| &p.record),
-            };
-            return write_checked(game, settings, &findings);
-        }
+        return write_checked(game, settings, &findings);
     }
     let check::Checked {
         parsed,

@@ -24,7 +24,7 @@ mod reader;
 mod record;
 
 pub use error::ParseError;
-pub use parse::{TagValue, Visitor, parse_game, parse_setup, visit_game};
+pub use parse::{RecordBuilder, TagValue, Visitor, parse_game, parse_setup, visit_game};
 pub use print::{MAX_LINE, format_setup};
 pub use reader::{DEFAULT_MAX_GAME_BYTES, GameText, Reader};
 pub use record::{GameResult, Item, ParsedGame, Record, Spans, StandardTags, Tag};

@@ -100,29 +100,47 @@ pub fn visit_game<V: Visitor>(text: &str, visitor: &mut V) -> Result<ControlFlow
 
 /// Parses the text of one game (as split by [`crate::Reader`]).
 pub fn parse_game(text: &str) -> Result<ParsedGame, ParseError> {
-    let mut builder = RecordBuilder {
-        text_len: text.len(),
-        game: None,
-        record: Record::new(GameId::Olowuka),
-        spans: Spans::default(),
-    };
+    let mut builder = RecordBuilder::new(text);
     // The builder reads to the end: it never stops the reading.
     let _ = visit_game(text, &mut builder)?;
-    Ok(ParsedGame {
-        record: Record {
-            game: builder.game.unwrap_or(GameId::Olowuka),
-            ..builder.record
-        },
-        spans: builder.spans,
-    })
+    Ok(builder.finish())
 }
 
-/// The visitor [`parse_game`] reads with: a record and its spans.
-struct RecordBuilder {
+/// The visitor [`parse_game`] reads with: a record and its spans. Other
+/// visitors may feed one too, to build the record as they go.
+#[derive(Debug)]
+pub struct RecordBuilder {
     text_len: usize,
     game: Option<GameId>,
     record: Record,
     spans: Spans,
+}
+
+impl RecordBuilder {
+    /// A builder for a game read from `text`.
+    #[must_use]
+    pub fn new(text: &str) -> RecordBuilder {
+        RecordBuilder {
+            text_len: text.len(),
+            game: None,
+            record: Record::new(GameId::Olowuka),
+            spans: Spans::default(),
+        }
+    }
+
+    /// The record, once [`visit_game`] has read the whole text into the
+    /// builder (returned `Continue`).
+    #[must_use]
+    pub fn finish(self) -> ParsedGame {
+        ParsedGame {
+            record: Record {
+                // Always set when the whole text was read.
+                game: self.game.unwrap_or(GameId::Olowuka),
+                ..self.record
+            },
+            spans: self.spans,
+        }
+    }
 }
 
 impl Visitor for RecordBuilder {
