@@ -6,8 +6,13 @@ use std::io;
 use std::sync::{Mutex, mpsc};
 use std::thread;
 
-/// Items handed to a worker at a time.
-const BATCH: usize = 32;
+/// Items handed to a worker at a time, at most: enough that handing them
+/// over costs little beside the work (a short game takes microseconds).
+const BATCH: usize = 256;
+
+/// A batch closes once its items weigh this much (bytes of input, say), so
+/// that large items travel a few at a time and memory stays small.
+const BATCH_WEIGHT: usize = 256 << 10;
 
 /// The number of worker threads to use for `--jobs` (`None`: all cores).
 #[must_use]
@@ -18,8 +23,16 @@ pub fn jobs(requested: Option<usize>) -> usize {
 }
 
 /// Applies `work` to every item on `jobs` threads and hands the results to
-/// `sink` in input order. Stops early when `sink` fails (e.g. a broken pipe).
-pub fn map_ordered<I, T, W, S>(items: I, jobs: usize, work: W, mut sink: S) -> io::Result<()>
+/// `sink` in input order. Items travel to the workers in batches of up to
+/// [`BATCH`] items or [`BATCH_WEIGHT`] of `weight`. Stops early when `sink`
+/// fails (e.g. a broken pipe).
+pub fn map_ordered<I, T, W, S>(
+    items: I,
+    jobs: usize,
+    weight: impl Fn(&I::Item) -> usize,
+    work: W,
+    mut sink: S,
+) -> io::Result<()>
 where
     I: Iterator,
     I::Item: Send,
@@ -72,7 +85,13 @@ where
         let mut ready: BTreeMap<usize, Vec<T>> = BTreeMap::new();
         let result = loop {
             while sent - emitted < window {
-                let batch: Vec<I::Item> = items.by_ref().take(BATCH).collect();
+                let mut batch = Vec::with_capacity(BATCH);
+                let mut weighed = 0;
+                while batch.len() < BATCH && weighed < BATCH_WEIGHT {
+                    let Some(item) = items.next() else { break };
+                    weighed += weight(&item);
+                    batch.push(item);
+                }
                 if batch.is_empty() {
                     job_tx = None;
                     break;
@@ -124,6 +143,7 @@ mod tests {
         map_ordered(
             0..1000u64,
             4,
+            |_| 1,
             |i| i * i,
             |v| {
                 out.push(v);
@@ -140,6 +160,7 @@ mod tests {
         let err = map_ordered(
             0..100_000u32,
             3,
+            |_| 1,
             |i| i,
             |_| {
                 seen += 1;

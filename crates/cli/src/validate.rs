@@ -254,9 +254,14 @@ pub fn run(args: &Args) -> io::Result<u8> {
         Ok(game) => Ok(check_game(&game, &settings)),
         Err(e) => Err(e),
     };
+    // A game weighs its bytes (an I/O error, nothing).
+    let weight = |item: &Result<SourcedGame, input::InputError>| {
+        item.as_ref().map_or(0, |game| game.text.bytes.len())
+    };
     parallel::map_ordered(
         input::games(&names),
         parallel::jobs(args.jobs.map(usize::from)),
+        weight,
         work,
         |checked| {
             match checked {
