@@ -98,21 +98,21 @@ impl fmt::Display for Record {
             line: String::with_capacity(2 * MAX_LINE),
             column: 0,
         };
-        let mut token = String::with_capacity(64);
+        let mut token = String::new();
         let mut number = 1u32;
         let mut fresh = true;
         for item in &self.items {
-            token.clear();
-            write_item(&mut token, item, &mut number, &mut fresh);
             if matches!(item, Item::Comment { .. }) {
+                token.clear();
+                write_item(&mut token, item, &mut number, &mut fresh);
                 line.text(&token)?;
             } else {
-                line.ascii(&token)?;
+                line.ascii(|out| write_item(out, item, &mut number, &mut fresh))?;
             }
         }
-        token.clear();
-        let _ = write!(token, "{}", self.result);
-        line.ascii(&token)?;
+        line.ascii(|out| {
+            let _ = write!(out, "{}", self.result);
+        })?;
         line.line.push('\n');
         line.flush()
     }
@@ -214,12 +214,28 @@ impl LineWriter<'_, '_> {
         Ok(())
     }
 
-    /// A token of ASCII characters on one line: a move, a move number, a
-    /// round marker or a result.
-    fn ascii(&mut self, token: &str) -> fmt::Result {
+    /// A token of ASCII characters on one line (a move with its number, a
+    /// round marker or a result), written by `write` straight into the
+    /// line; it moves to a new line when it does not fit.
+    fn ascii(&mut self, write: impl FnOnce(&mut String)) -> fmt::Result {
+        let separator = self.line.len();
+        if self.column > 0 {
+            self.line.push(' ');
+        }
+        let start = self.line.len();
+        write(&mut self.line);
+        let token = &self.line[start..];
         debug_assert!(token.is_ascii() && !token.contains('\n'));
-        self.place(token, token.len())?;
-        self.column += token.len();
+        let width = token.len();
+        if self.column > 0 && self.column + 1 + width > MAX_LINE {
+            // The text before the token makes a whole line.
+            self.f.write_str(&self.line[..separator])?;
+            self.f.write_str("\n")?;
+            self.line.drain(..start);
+            self.column = width;
+        } else {
+            self.column += usize::from(self.column > 0) + width;
+        }
         Ok(())
     }
 
