@@ -528,3 +528,52 @@ fn render_plies_says_when_a_game_ends() {
         out.stdout
     );
 }
+
+/// With workers (`--jobs 2`), a verdict leaves as soon as its game is known
+/// to be whole (the next game's first line has come), not when the input
+/// ends: a pipeline from a slow player shows each game as it is played.
+#[test]
+fn verdicts_follow_a_slow_input() {
+    let games = run("mancala-play", &["--games", "3", "--seed", "5"], b"").stdout;
+    let starts: Vec<usize> = games.match_indices("[Game ").map(|(i, _)| i).collect();
+    assert_eq!(starts.len(), 3);
+    let mut child = command("mancala-validate", &["--format", "json", "--jobs", "2"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let (line_tx, line_rx) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let _ = line_tx.send(line.unwrap());
+        }
+    });
+    // Each game and the next one's first line (which ends it); the input
+    // stays open.
+    let line_end = |at: usize| at + games[at..].find('\n').unwrap() + 1;
+    let mut written = 0;
+    for i in 0..starts.len() {
+        let end = starts
+            .get(i + 1)
+            .map_or(games.len(), |&next| line_end(next));
+        stdin.write_all(&games.as_bytes()[written..end]).unwrap();
+        written = end;
+        stdin.flush().unwrap();
+        if i + 1 < starts.len() {
+            let line = line_rx
+                .recv_timeout(Duration::from_secs(20))
+                .unwrap_or_else(|_| {
+                    panic!("no verdict for game {} while the input is open", i + 1)
+                });
+            let verdict: Value = serde_json::from_str(&line).unwrap();
+            assert_eq!(verdict["index"], i + 1);
+        }
+    }
+    drop(stdin);
+    let last = line_rx.recv_timeout(Duration::from_secs(20)).unwrap();
+    assert_eq!(serde_json::from_str::<Value>(&last).unwrap()["index"], 3);
+    assert!(wait(&mut child, "mancala-validate").success());
+}

@@ -61,11 +61,16 @@ pub struct InputError {
 }
 
 /// Every game of every input, in order, one in memory at a time. An input
-/// that fails is reported as an item and the next input is read.
-pub fn games(names: &[InputName]) -> impl Iterator<Item = Result<SourcedGame, InputError>> + '_ {
+/// that fails is reported as an item and the next input is read. The
+/// iterator owns what it reads, so that a thread of its own may read it.
+pub fn games(
+    names: &[InputName],
+) -> impl Iterator<Item = Result<SourcedGame, InputError>> + Send + 'static {
     let mut number = 0;
+    // Owned, so that the iterator borrows nothing.
+    let names: Vec<InputName> = names.to_vec();
     names
-        .iter()
+        .into_iter()
         .enumerate()
         .flat_map(move |(input, name)| {
             let reader = name.open().map(Reader::new);

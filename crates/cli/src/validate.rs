@@ -12,7 +12,7 @@ use crate::check::{self, Problem, ReplayOptions};
 use crate::diagnostic;
 use crate::input::{self, InputName, SourcedGame};
 use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
-use crate::parallel;
+use crate::parallel::{self, Delivery};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -263,10 +263,16 @@ pub fn run(args: &Args) -> io::Result<u8> {
         parallel::jobs(args.jobs.map(usize::from)),
         weight,
         work,
-        |checked| {
+        |delivery| {
+            let checked = match delivery {
+                Delivery::Result(checked) => checked,
+                // Waiting for input: what is written so far goes on now.
+                Delivery::Idle => return stdout.flush(),
+            };
             match checked {
                 Err(e) => {
                     io_errors += 1;
+                    stdout.flush()?;
                     output::error_line(&format!(
                         "{}: error: {}",
                         names[e.input].display(),
