@@ -553,6 +553,8 @@ impl<R: Visitor> Visitor for QuickReplay<R> {
         value: Range<usize>,
     ) -> ControlFlow<()> {
         match &tag {
+            // Matches of rounds are the full check's alone: no need to read on.
+            TagValue::Game(game) if game.has_rounds() => return ControlFlow::Break(()),
             TagValue::Game(game) => self.game = Some(*game),
             TagValue::Options(options) => self.options = *options,
             TagValue::SetUp(setup) => self.setup = Some(setup.clone()),
