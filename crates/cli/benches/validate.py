@@ -3,11 +3,12 @@
 
 For each game, `mancala-play --games N` (random players, seeded) writes a
 corpus; `mancala-validate --quiet --jobs 1` then checks it on one core.
-Reports MB/s, games/s, plies/s and the validator's peak resident memory
-(its own VmHWM, sampled while it runs). Running a second,
+Reports MB/s, games/s, plies/s (also with a JSON verdict written for every
+game) and the validator's peak resident memory (its own VmHWM, sampled while
+it runs). Times are the median of `--runs` runs. Running a second,
 ten times smaller corpus shows whether memory grows with the input.
 
-    python3 crates/cli/benches/validate.py [--games 100000] [--jobs 1] [--only GAME] [--instructions]
+    python3 crates/cli/benches/validate.py [--games 100000] [--jobs 1] [--only GAME] [--runs 5] [--instructions]
 """
 
 import argparse
@@ -75,6 +76,12 @@ def measure(cmd, stdin_path, sample_memory=False):
     return seconds, usage.ru_utime + usage.ru_stime, peak, stderr.decode()
 
 
+def median_run(cmd, stdin_path, runs):
+    """The median wall and CPU seconds of `runs` runs (by CPU seconds)."""
+    timed = sorted((measure(cmd, stdin_path)[:2] for _ in range(max(runs, 1))), key=lambda t: t[1])
+    return timed[len(timed) // 2]
+
+
 def instructions(cmd, stdin_path):
     """Instructions cmd executes (valgrind's callgrind): the same count on
     every run of the same binary and input, whatever else the machine does."""
@@ -91,13 +98,16 @@ def main():
     parser.add_argument("--only", choices=GAMES, help="one game only")
     parser.add_argument("--instructions", action="store_true",
                         help="also count instructions per ply on the smaller corpus (needs valgrind)")
+    parser.add_argument("--runs", type=int, default=5,
+                        help="timed runs per measurement; the median is shown (default 5)")
     args = parser.parse_args()
     bin_dir = build()
     play = os.path.join(bin_dir, "mancala-play")
     validate = os.path.join(bin_dir, "mancala-validate")
     # Rates are per CPU second of the validator (per core with --jobs 1);
     # wall time is shown beside.
-    header = "| game | games | MB | plies | wall s | CPU s | MB/s | games/s | plies/s | peak RSS | peak RSS at 1/10 |"
+    header = ("| game | games | MB | plies | wall s | CPU s | MB/s | games/s | plies/s "
+              "| plies/s, JSON verdicts | peak RSS | peak RSS at 1/10 |")
     if args.instructions:
         header += " instructions/ply |"
     print(header)
@@ -111,18 +121,20 @@ def main():
                     subprocess.run([play, "--game", game, "--games", str(count), "--seed", "1", "--quiet"],
                                    stdout=out, check=True)
                 quiet = [validate, "--quiet", "--jobs", str(args.jobs)]
-                wall, cpu, _, _ = measure(quiet, corpus)
+                # The machine's speed drifts: the median of several runs.
+                wall, cpu = median_run(quiet, corpus, args.runs)
+                _, json_cpu = median_run([validate, "--format", "json", "--jobs", str(args.jobs)], corpus, args.runs)
                 _, _, rss, _ = measure(quiet, corpus, sample_memory=True)
                 # --quiet drops the summary; a second pass counts the plies.
                 _, _, _, summary = measure([validate, "--jobs", str(args.jobs), "--format", "text"], corpus)
                 plies = int(re.search(r"\((\d+) plies\)", summary).group(1))
                 per_ply = instructions(quiet, corpus) / plies if args.instructions and count < args.games else None
-                rows[count] = (os.path.getsize(corpus), plies, wall, cpu, rss, per_ply)
-            size, plies, wall, cpu, rss, _ = rows[args.games]
+                rows[count] = (os.path.getsize(corpus), plies, wall, cpu, rss, per_ply, json_cpu)
+            size, plies, wall, cpu, rss, _, json_cpu = rows[args.games]
             small = rows[args.games // 10]
             line = (f"| {game} | {args.games} | {size / 1e6:.1f} | {plies} | {wall:.2f} | {cpu:.2f} "
                     f"| {size / 1e6 / cpu:.1f} | {args.games / cpu:,.0f} | {plies / cpu:,.0f} "
-                    f"| {rss / 1024:.1f} MiB | {small[4] / 1024:.1f} MiB |")
+                    f"| {plies / json_cpu:,.0f} | {rss / 1024:.1f} MiB | {small[4] / 1024:.1f} MiB |")
             if args.instructions:
                 line += f" {small[5]:,.0f} |"
             print(line)

@@ -323,6 +323,7 @@ impl Game {
         })
     }
 
+    /// [`History::repeats`] under this game's rules.
     #[inline]
     fn repeats(&self, key: u128, irreversible: bool) -> bool {
         self.history
@@ -489,13 +490,13 @@ impl Game {
 
 /// Replays a game's moves with the least bookkeeping, to check records
 /// fast: each move is sown once and reports only the seeds gained. It
-/// settles what most plies of a game without rounds are, a move that
-/// [`Game::play`] accepts and that is finite, and it
-/// ends the game at 25 or by repetition as `Game` does; then
-/// [`Replayer::finish`] hands the [`Game`] over, deciding "cannot move"
-/// last. Anything else, an illegal move included, gives up (`None`): the
-/// caller then replays with `Game`, which explains. Both share every rule:
-/// sowing, feeding, the 25, repetition and the ends are `Game`'s own code.
+/// settles what nearly every ply of a game without rounds is, a finite move
+/// that [`Game::play`] accepts, and it ends the game at 25 or by repetition
+/// as `Game` does; [`Replayer::finish`] then hands the [`Game`] over,
+/// deciding "cannot move" last. Anything else, an illegal move included,
+/// gives up (`None`): the caller then replays with `Game`, which explains.
+/// Both share every rule: sowing, feeding, the 25, repetition and the ends
+/// are `Game`'s own code.
 #[derive(Clone, Debug)]
 pub struct Replayer {
     position: Position,

@@ -513,26 +513,20 @@ impl Position {
     #[inline(always)]
     pub(crate) fn play_lean(&mut self, lean: &Lean, mv: Move) -> Option<()> {
         let side = self.to_move;
-        let (hole, n) = (mv.hole, lean.holes);
-        if hole.side != side || hole.index >= n || mv.dir.is_some() {
+        let hole = mv.hole;
+        if hole.side != side || hole.index >= lean.holes || mv.dir.is_some() {
             return None;
         }
-        let start = if side == Side::South {
-            hole.index
-        } else {
-            n + hole.index
-        };
-        if self.board[usize::from(start)] == 0 {
+        let start = self.index(hole);
+        if self.board[start] == 0 {
             return None;
         }
         let dir = lean.dirs[side.index()];
         let sown = Sower::new(&self.rules, 0, dir, side)
-            .sow(self.board, self.stores, start, &mut NoTrace)
+            .sow(self.board, self.stores, start as u8, &mut NoTrace)
             .ok()?;
         self.feeding_allows(mv, &sown.board)?;
-        self.board = sown.board;
-        self.stores = sown.stores;
-        self.to_move = side.opposite();
+        self.apply(dir, &sown);
         Some(())
     }
 
