@@ -153,7 +153,12 @@ impl LineScan {
         }
         if !line.is_blank && self.lead_len < GAME_TAG.len() {
             let take = rest.len().min(GAME_TAG.len() - self.lead_len);
-            self.lead[self.lead_len..self.lead_len + take].copy_from_slice(&rest[..take]);
+            if let (0, Some(lead)) = (self.lead_len, rest.first_chunk()) {
+                // The usual case, a whole lead at once: a copy of fixed size.
+                self.lead = *lead;
+            } else {
+                self.lead[self.lead_len..self.lead_len + take].copy_from_slice(&rest[..take]);
+            }
             self.lead_len += take;
         }
         if !line.is_blank && !line.is_tag {
