@@ -8,8 +8,8 @@ use mancala_notation::{
     GameResult, GameText, Item, ParsedGame, RecordBuilder, TagValue, Visitor, visit_game,
 };
 use mancala_rules::{
-    EndReason, Game, GameId, Move, NoTrace, Options, Outcome, PlayReport, Position, Replayer,
-    Rules, Setup, Status, Trace,
+    EndReason, Game, GameId, Move, NoTrace, Options, OptionsError, Outcome, PlayReport, Position,
+    Replayer, Rules, Setup, Status, Trace,
 };
 use serde::Serialize;
 
@@ -86,6 +86,11 @@ fn problem(span: Range<usize>, kind: &'static str, message: impl Into<String>) -
     }
 }
 
+/// The rules of `game` under `options` and `lap_budget`, checked.
+fn rules_of(game: GameId, options: Options, lap_budget: u32) -> Result<Rules, OptionsError> {
+    Rules::new(game, options).and_then(|rules| rules.with_lap_budget(lap_budget))
+}
+
 /// The rules of a record (game id, options and lap budget checked).
 pub fn record_rules(parsed: &ParsedGame, lap_budget: u32) -> Result<Rules, Problem> {
     let record = &parsed.record;
@@ -94,8 +99,7 @@ pub fn record_rules(parsed: &ParsedGame, lap_budget: u32) -> Result<Rules, Probl
         .tag("Options")
         .or_else(|| parsed.spans.tag("Game"))
         .unwrap_or(0..0);
-    Rules::new(record.game, record.options)
-        .and_then(|rules| rules.with_lap_budget(lap_budget))
+    rules_of(record.game, record.options, lap_budget)
         .map_err(|e| problem(span, "options", e.to_string()))
 }
 
@@ -443,14 +447,13 @@ pub struct QuickChecked {
 }
 
 /// The validator's fast path: a game's text read and replayed in one pass,
-/// with no record built and each move played by a [`Replayer`] as it is
-/// read. `Some` only for a valid game that the replayer settles to the end
+/// each move played by a [`Replayer`] as it is read (and the record built
+/// alongside only when `record` asks for it). `Some` only for a valid game that the replayer settles to the end
 /// (a game without rounds or comments, every move one it settles, the
 /// result and termination right): then [`check_text`] would find no
 /// problem and reach the same game. `None` for anything else, valid or
 /// not; [`check_text`] then decides, and explains (tested on every fixture
-/// and in the fuzz harness). With `record`, the record is built as the
-/// text is read.
+/// and in the fuzz harness).
 pub fn quick_check(text: &GameText, options: ReplayOptions, record: bool) -> Option<QuickChecked> {
     if options.trace || text.is_truncated() {
         return None;
@@ -570,9 +573,7 @@ impl<R: Visitor> Visitor for QuickReplay<R> {
             return ControlFlow::Break(());
         }
         let started = self.game.and_then(|game| {
-            let rules = Rules::new(game, self.options)
-                .and_then(|rules| rules.with_lap_budget(self.lap_budget))
-                .ok()?;
+            let rules = rules_of(game, self.options, self.lap_budget).ok()?;
             let start = match &self.setup {
                 None => Position::new(rules),
                 Some(setup) => Position::from_setup(rules, setup).ok()?,
