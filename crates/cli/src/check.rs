@@ -9,7 +9,7 @@ use mancala_notation::{
 };
 use mancala_rules::{
     EndReason, Game, GameId, Move, NoTrace, Options, OptionsError, Outcome, PlayReport, Position,
-    Replayer, Rules, Setup, Status, Trace,
+    Replayer, Rules, Setup, SetupError, Status, Trace,
 };
 use serde::Serialize;
 
@@ -105,15 +105,21 @@ pub fn record_rules(parsed: &ParsedGame, lap_budget: u32) -> Result<Rules, Probl
 
 /// The position a record starts from.
 pub fn start_position(parsed: &ParsedGame, rules: Rules) -> Result<Position, Problem> {
-    match &parsed.record.setup {
+    start_of(parsed.record.setup.as_ref(), rules).map_err(|e| {
+        problem(
+            parsed.spans.setup.clone().unwrap_or(0..0),
+            "setup",
+            e.to_string(),
+        )
+    })
+}
+
+/// The position a game under `rules` starts from: `setup`, or the standard
+/// start.
+fn start_of(setup: Option<&Setup>, rules: Rules) -> Result<Position, SetupError> {
+    match setup {
         None => Ok(Position::new(rules)),
-        Some(setup) => Position::from_setup(rules, setup).map_err(|e| {
-            problem(
-                parsed.spans.setup.clone().unwrap_or(0..0),
-                "setup",
-                e.to_string(),
-            )
-        }),
+        Some(setup) => Position::from_setup(rules, setup),
     }
 }
 
@@ -574,11 +580,7 @@ impl<R: Visitor> Visitor for QuickReplay<R> {
         }
         let started = self.game.and_then(|game| {
             let rules = rules_of(game, self.options, self.lap_budget).ok()?;
-            let start = match &self.setup {
-                None => Position::new(rules),
-                Some(setup) => Position::from_setup(rules, setup).ok()?,
-            };
-            Replayer::new(start)
+            Replayer::new(start_of(self.setup.as_ref(), rules).ok()?)
         });
         self.replayer = started;
         if self.replayer.is_some() {
