@@ -363,7 +363,10 @@ impl<R: BufRead> Reader<R> {
                     break;
                 }
                 // The game starts here (its first line, or afresh after
-                // blank lines and remarks, its bytes cleared).
+                // blank lines and remarks, its bytes cleared). A game that
+                // began with the line that ended the last one has that line
+                // counted already (`next_game` pushes it first), so its
+                // length is 0 only in those two cases.
                 if game.len == 0 {
                     kept_from = taken;
                 }
