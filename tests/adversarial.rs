@@ -163,6 +163,17 @@ fn collect(child: &mut Child) -> [std::thread::JoinHandle<String>; 2] {
     ]
 }
 
+/// Waits for `child`, whose stdout and stderr [`collect`] took, and gives
+/// what it produced.
+fn finish(child: &mut Child, [stdout, stderr]: [std::thread::JoinHandle<String>; 2]) -> Run {
+    let status = child.wait().unwrap();
+    Run {
+        code: status.code().unwrap_or(-1),
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    }
+}
+
 #[test]
 fn a_100_mb_line_is_skipped_in_bounded_memory_and_the_next_games_are_read() {
     const MIB: usize = 1 << 20;
@@ -174,7 +185,7 @@ fn a_100_mb_line_is_skipped_in_bounded_memory_and_the_next_games_are_read() {
         .spawn()
         .unwrap();
     let pid = child.id();
-    let [stdout, stderr] = collect(&mut child);
+    let output = collect(&mut child);
     let mut stdin = child.stdin.take().unwrap();
     let mut peak = 0;
     // Game 1: one movetext line of 100 MB (never stored: streamed).
@@ -196,12 +207,7 @@ fn a_100_mb_line_is_skipped_in_bounded_memory_and_the_next_games_are_read() {
     }
     stdin.write_all(b"\n1. C c *\n").unwrap();
     drop(stdin);
-    let status = child.wait().unwrap();
-    let out = Run {
-        code: status.code().unwrap_or(-1),
-        stdout: stdout.join().unwrap(),
-        stderr: stderr.join().unwrap(),
-    };
+    let out = finish(&mut child, output);
     assert_no_panic(&out);
     assert_eq!(out.code, 1, "{}", out.snapshot());
     let verdicts = verdicts(&out);
@@ -528,19 +534,14 @@ fn a_byte_order_mark_split_across_reads_is_skipped() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let [stdout, stderr] = collect(&mut child);
+    let output = collect(&mut child);
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(&text[..1]).unwrap();
     stdin.flush().unwrap();
     std::thread::sleep(Duration::from_millis(300));
     stdin.write_all(&text[1..]).unwrap();
     drop(stdin);
-    let status = child.wait().unwrap();
-    let out = Run {
-        code: status.code().unwrap_or(-1),
-        stdout: stdout.join().unwrap(),
-        stderr: stderr.join().unwrap(),
-    };
+    let out = finish(&mut child, output);
     assert_eq!(validity(&verdicts(&out)), [true], "{}", out.snapshot());
 }
 
