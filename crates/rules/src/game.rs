@@ -175,12 +175,26 @@ impl History {
         self.seen[word] & bit != 0 && self.keys.iter().filter(|k| **k == key).count() >= 2
     }
 
-    /// Whether the position `key` after a move occurs for the third time
-    /// under `rules` (never after an irreversible move, which clears the
-    /// history).
+    /// How a move ends the game (or round) by itself under `rules`, in
+    /// rules.md's order: Olowuka's 25 (the move left `stores`), then the
+    /// third occurrence of the position `key` (never after an irreversible
+    /// move, which clears the history). "Cannot move" comes after these and
+    /// needs the next position's moves.
     #[inline(always)]
-    fn repeats(&self, rules: Rules, key: u128, irreversible: bool) -> bool {
-        !rules.has(Opt::NoRepetitionRule) && !irreversible && self.occurred_twice(key)
+    fn ending(
+        &self,
+        rules: Rules,
+        stores: [u8; 2],
+        key: u128,
+        irreversible: bool,
+    ) -> Option<EndReason> {
+        if rules.ends_at_twenty_five(stores) {
+            Some(EndReason::TwentyFive)
+        } else if !rules.has(Opt::NoRepetitionRule) && !irreversible && self.occurred_twice(key) {
+            Some(EndReason::Repetition)
+        } else {
+            None
+        }
     }
 
     /// The history after a move that left the position `key`.
@@ -294,9 +308,7 @@ impl Game {
             Some((sown_mv, sown)) if *sown_mv == mv && self.status == Status::Ongoing => *sown,
             _ => return None,
         };
-        if self.position.starves(&sown.board)
-            || self.position.rules().ends_at_twenty_five(sown.stores)
-        {
+        if self.position.starves(&sown.board) {
             return None;
         }
         let gained = gains(&self.position, sown.stores);
@@ -305,7 +317,10 @@ impl Game {
         let before = self.position;
         self.position.apply_sown(mv, &sown);
         let key = self.position.repetition_key();
-        let next_sown = if self.repeats(key, irreversible) {
+        let ends = self
+            .history
+            .ending(self.position.rules(), sown.stores, key, irreversible);
+        let next_sown = if ends.is_some() {
             None
         } else {
             self.position.sow_finite(next)
@@ -321,13 +336,6 @@ impl Game {
             laps: sown.laps,
             ..PlayReport::default()
         })
-    }
-
-    /// [`History::repeats`] under this game's rules.
-    #[inline]
-    fn repeats(&self, key: u128, irreversible: bool) -> bool {
-        self.history
-            .repeats(self.position.rules(), key, irreversible)
     }
 
     /// [`Game::play_hinted`] for every case.
@@ -364,15 +372,16 @@ impl Game {
                 // Decide "cannot move" before changing anything, so that an
                 // undecided verdict leaves the game as it was.
                 let stores = Side::BOTH.map(|s| position.store(s));
-                let twenty_five = position.rules().ends_at_twenty_five(stores);
                 report.gained = gains(&before, stores);
                 let key = position.repetition_key();
                 let irreversible = report.gained != [0, 0];
                 debug_assert_eq!(irreversible, position.board_seeds() != before.board_seeds());
-                let repeats = self.repeats(key, irreversible);
+                let ends = self
+                    .history
+                    .ending(position.rules(), stores, key, irreversible);
                 // The record's next move usually settles "cannot move" with
                 // one sowing, kept for when it is played.
-                let (playable, can_move) = if twenty_five || repeats {
+                let (playable, can_move) = if ends.is_some() {
                     (None, true)
                 } else if let Some(hint) = next
                     && let Some(sown) = position.sow_finite(hint)
@@ -383,15 +392,7 @@ impl Game {
                     (cached(found.as_ref()), found.is_some())
                 };
                 report.laps = laps;
-                let ending = if twenty_five {
-                    Some(EndReason::TwentyFive)
-                } else if repeats {
-                    Some(EndReason::Repetition)
-                } else if !can_move {
-                    Some(EndReason::NoMoves)
-                } else {
-                    None
-                };
+                let ending = ends.or((!can_move).then_some(EndReason::NoMoves));
                 let advance = |game: &mut Game| {
                     game.position = position;
                     game.history.advance(key, irreversible);
@@ -548,12 +549,12 @@ impl Replayer {
         let stores = Side::BOTH.map(|s| self.position.store(s));
         let gained = gains(&before, stores);
         let irreversible = gained != [0, 0];
-        let rules = self.position.rules();
         let key = self.position.repetition_key();
-        if rules.ends_at_twenty_five(stores) {
-            self.ended = Some(EndReason::TwentyFive);
-        } else if self.history.repeats(rules, key, irreversible) {
-            self.ended = Some(EndReason::Repetition);
+        if let Some(reason) = self
+            .history
+            .ending(self.position.rules(), stores, key, irreversible)
+        {
+            self.ended = Some(reason);
         }
         self.history.advance(key, irreversible);
         Some(gained)

@@ -424,7 +424,7 @@ impl Position {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     fn sow<O: Observer>(&self, mv: Move, dir: Dir, obs: &mut O) -> Result<Sown, Unending> {
         let sower = Sower::new(&self.rules, self.closed, dir, self.to_move);
         sower.sow(self.board, self.stores, self.index(mv.hole) as u8, obs)
@@ -468,17 +468,9 @@ impl Position {
     /// anything else, which [`Position::play`] rules on and explains.
     #[inline]
     pub(crate) fn play_finite(&mut self, mv: Move) -> Option<()> {
-        let dir = self.check_shape(mv).ok()?;
-        let sown = Sower::new(&self.rules, self.closed, dir, self.to_move)
-            .sow(
-                self.board,
-                self.stores,
-                self.index(mv.hole) as u8,
-                &mut NoTrace,
-            )
-            .ok()?;
+        let sown = self.sow_finite(mv)?;
         self.feeding_allows(mv, &sown.board)?;
-        self.apply(dir, &sown);
+        self.apply_sown(mv, &sown);
         Some(())
     }
 
@@ -522,6 +514,8 @@ impl Position {
             return None;
         }
         let dir = lean.dirs[side.index()];
+        // No hole is closed (see `lean`): said as a constant, so that the
+        // sower's bulk laps need no check of the position's closed holes.
         let sown = Sower::new(&self.rules, 0, dir, side)
             .sow(self.board, self.stores, start as u8, &mut NoTrace)
             .ok()?;
