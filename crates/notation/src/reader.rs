@@ -187,14 +187,13 @@ struct GameCut {
 impl GameCut {
     /// Whether `line` opens the next game; otherwise notes it as part of
     /// `game`, which starts afresh at its first real content (the stream
-    /// stands at line `next_line`, byte `offset`).
+    /// stands `at` that line).
     fn ends_game(
         &mut self,
         line: &Line,
         comment_open: bool,
         game: &mut GameText,
-        next_line: u64,
-        offset: u64,
+        at: &StreamAt,
     ) -> bool {
         // A second `[Game` line starts a game even when the first game has
         // no movetext (its missing result is its own error).
@@ -211,8 +210,8 @@ impl GameCut {
             // game: they neither start it nor count against its size limit.
             if !comment_open {
                 game.bytes.clear();
-                game.first_line = next_line;
-                game.offset = offset;
+                game.first_line = at.next_line;
+                game.offset = at.offset;
                 game.len = 0;
             }
         }
@@ -228,8 +227,7 @@ impl GameCut {
 pub struct Reader<R> {
     inner: R,
     max_game_bytes: usize,
-    next_line: u64,
-    offset: u64,
+    at: StreamAt,
     pending: Option<Line>,
     done: bool,
     /// Inside a `{…}` comment that runs on over lines of the current game.
@@ -252,8 +250,10 @@ impl<R: BufRead> Reader<R> {
         Reader {
             inner,
             max_game_bytes,
-            next_line: 1,
-            offset: 0,
+            at: StreamAt {
+                next_line: 1,
+                offset: 0,
+            },
             pending: None,
             done: false,
             in_comment: false,
@@ -284,7 +284,7 @@ impl<R: BufRead> Reader<R> {
             }
         }
         if seen.len() == BOM.len() {
-            self.offset = BOM.len() as u64;
+            self.at.offset = BOM.len() as u64;
         } else {
             self.given_back = seen;
         }
@@ -354,7 +354,7 @@ impl<R: BufRead> Reader<R> {
                 let Some(line) = scan.finish() else {
                     unreachable!("a line with its line break is not empty")
                 };
-                if cut.ends_game(&line, comment_open, game, self.next_line, self.offset) {
+                if cut.ends_game(&line, comment_open, game, &self.at) {
                     self.line.clear();
                     self.line
                         .extend_from_slice(&chunk[..chunk.len().min(self.max_game_bytes)]);
@@ -370,9 +370,7 @@ impl<R: BufRead> Reader<R> {
                 if game.len == 0 {
                     kept_from = taken;
                 }
-                game.len += line.len;
-                self.offset += line.len;
-                self.next_line += 1;
+                self.at.count(game, &line);
                 taken += chunk.len();
             }
             if taken > 0 || opening.is_some() {
@@ -389,7 +387,7 @@ impl<R: BufRead> Reader<R> {
             self.done = true;
             return Ok(false);
         };
-        if cut.ends_game(&line, comment_open, game, self.next_line, self.offset) {
+        if cut.ends_game(&line, comment_open, game, &self.at) {
             self.pending = Some(line);
             return Ok(false);
         }
@@ -398,7 +396,7 @@ impl<R: BufRead> Reader<R> {
     }
 
     fn next_game(&mut self) -> io::Result<Option<GameText>> {
-        if self.offset == 0 {
+        if self.at.offset == 0 {
             self.skip_byte_order_mark()?;
         }
         loop {
@@ -409,8 +407,8 @@ impl<R: BufRead> Reader<R> {
             // length saves growing the buffer line by line.
             let mut game = GameText {
                 bytes: Vec::with_capacity(self.last_game_len.min(RESERVE_CAP)),
-                first_line: self.next_line,
-                offset: self.offset,
+                first_line: self.at.next_line,
+                offset: self.at.offset,
                 len: 0,
             };
             let mut cut = GameCut::default();
@@ -435,10 +433,22 @@ impl<R: BufRead> Reader<R> {
         let room = self.max_game_bytes.saturating_sub(game.bytes.len());
         let keep = self.line.len().min(room);
         game.bytes.extend_from_slice(&self.line[..keep]);
-        self.count(game, &line);
+        self.at.count(game, &line);
     }
+}
 
+/// Where the reader stands in the stream.
+#[derive(Debug)]
+struct StreamAt {
+    /// The number of the next line, from 1.
+    next_line: u64,
+    /// The offset of the next byte.
+    offset: u64,
+}
+
+impl StreamAt {
     /// Counts a line appended to `game`.
+    #[inline]
     fn count(&mut self, game: &mut GameText, line: &Line) {
         game.len += line.len;
         self.offset += line.len;
