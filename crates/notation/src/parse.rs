@@ -111,7 +111,8 @@ pub fn parse_game(text: &str) -> Result<ParsedGame, ParseError> {
 #[derive(Debug)]
 pub struct RecordBuilder {
     text_len: usize,
-    game: Option<GameId>,
+    /// Its game is a stand-in until the `Game` tag (which a well-formed
+    /// text has) is read.
     record: Record,
     spans: Spans,
 }
@@ -122,7 +123,6 @@ impl RecordBuilder {
     pub fn new(text: &str) -> RecordBuilder {
         RecordBuilder {
             text_len: text.len(),
-            game: None,
             record: Record::new(GameId::Olowuka),
             spans: Spans::default(),
         }
@@ -133,11 +133,7 @@ impl RecordBuilder {
     #[must_use]
     pub fn finish(self) -> ParsedGame {
         ParsedGame {
-            record: Record {
-                // Always set when the whole text was read.
-                game: self.game.unwrap_or(GameId::Olowuka),
-                ..self.record
-            },
+            record: self.record,
             spans: self.spans,
         }
     }
@@ -153,7 +149,7 @@ impl Visitor for RecordBuilder {
         let record = &mut self.record;
         let name = match tag {
             TagValue::Game(game) => {
-                self.game = Some(game);
+                record.game = game;
                 Cow::Borrowed("Game")
             }
             TagValue::Options(options) => {
@@ -253,6 +249,11 @@ impl<'a> SeenTags<'a> {
         let new = self.standard & bit == 0;
         self.standard |= bit;
         new
+    }
+
+    /// Whether the `Game` tag has come (its bit is the first).
+    fn saw_game(&self) -> bool {
+        self.standard & 1 != 0
     }
 }
 
@@ -427,7 +428,6 @@ impl<'a> GameParser<'a> {
     }
 
     fn game<V: Visitor>(mut self, visitor: &mut V) -> Result<ControlFlow<()>, ParseError> {
-        let mut game = false;
         let mut result_tag = None;
         let mut seen = SeenTags {
             standard: 0,
@@ -449,10 +449,7 @@ impl<'a> GameParser<'a> {
             }
             let err = |message: String| ParseError::new(value_span.clone(), message);
             let tag = match name {
-                "Game" => {
-                    game = true;
-                    TagValue::Game(value.parse::<GameId>().map_err(|e| err(e.to_string()))?)
-                }
+                "Game" => TagValue::Game(value.parse::<GameId>().map_err(|e| err(e.to_string()))?),
                 "Options" => {
                     TagValue::Options(value.parse::<Options>().map_err(|e| err(e.to_string()))?)
                 }
@@ -477,7 +474,7 @@ impl<'a> GameParser<'a> {
         let ControlFlow::Continue((result, result_span)) = self.movetext(visitor)? else {
             return Ok(ControlFlow::Break(()));
         };
-        if !game {
+        if !seen.saw_game() {
             return Err(ParseError::new(
                 header_start..header_start,
                 "missing [Game \"…\"] tag (e.g. [Game \"olowuka\"])",
@@ -955,6 +952,24 @@ fn setup_row(text: &str, base: usize) -> Result<Vec<Option<u32>>, ParseError> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn every_standard_tag_has_a_bit_of_its_own() {
+        let mut seen = SeenTags {
+            standard: 0,
+            few: [""; 8],
+            len: 0,
+            more: Vec::new(),
+        };
+        let names = Record::TYPED_TAGS.iter().chain(&StandardTags::NAMES);
+        for name in names.clone() {
+            assert!(seen.insert(name), "{name} once");
+            assert!(!seen.insert(name), "{name} twice");
+        }
+        assert_eq!(seen.len, 0, "no standard name went to the list");
+        assert_eq!(seen.standard.count_ones() as usize, names.count());
+        assert!(seen.saw_game());
+    }
+
     use super::*;
     use crate::record::StandardTags;
 
