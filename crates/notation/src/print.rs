@@ -195,17 +195,23 @@ impl LineWriter<'_, '_> {
     /// [`MAX_LINE`]; `width` is how many columns it takes.
     fn place(&mut self, token: &str, width: usize) -> fmt::Result {
         if self.column > 0 {
-            if self.column + 1 + width > MAX_LINE {
+            if self.fits(width) {
+                self.line.push(' ');
+                self.column += 1;
+            } else {
                 self.line.push('\n');
                 self.flush()?;
                 self.column = 0;
-            } else {
-                self.line.push(' ');
-                self.column += 1;
             }
         }
         self.line.push_str(token);
         Ok(())
+    }
+
+    /// Whether a token `width` columns wide goes on the current line: it
+    /// starts the line, or fits after a space within [`MAX_LINE`].
+    fn fits(&self, width: usize) -> bool {
+        self.column == 0 || self.column + 1 + width <= MAX_LINE
     }
 
     fn flush(&mut self) -> fmt::Result {
@@ -227,7 +233,7 @@ impl LineWriter<'_, '_> {
         let token = &self.line[start..];
         debug_assert!(token.is_ascii() && !token.contains('\n'));
         let width = token.len();
-        if self.column > 0 && self.column + 1 + width > MAX_LINE {
+        if !self.fits(width) {
             // The text before the token makes a whole line.
             self.f.write_str(&self.line[..separator])?;
             self.f.write_str("\n")?;
