@@ -178,6 +178,16 @@ fn random_moves(rng: &mut fastrand::Rng, start: Position) -> Vec<mancala_rules::
     moves
 }
 
+/// A random game drawn from `seed`: its rules, its start and its moves,
+/// with the generator that drew them, for more draws.
+fn random_record(seed: u64) -> (fastrand::Rng, Rules, Position, Vec<mancala_rules::Move>) {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let rules = random_rules(&mut rng);
+    let start = random_start(&mut rng, rules);
+    let moves = random_moves(&mut rng, start);
+    (rng, rules, start, moves)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
@@ -188,10 +198,7 @@ proptest! {
     /// is played too, which both must refuse alike.
     #[test]
     fn hinted_play_is_play(seed in any::<u64>()) {
-        let mut rng = fastrand::Rng::with_seed(seed);
-        let rules = random_rules(&mut rng);
-        let start = random_start(&mut rng, rules);
-        let moves = random_moves(&mut rng, start);
+        let (mut rng, rules, start, moves) = random_record(seed);
         let first = match rng.u8(..4) {
             0 => None,
             1 => moves.get(rng.usize(..moves.len().max(1))).copied(),
@@ -237,10 +244,7 @@ proptest! {
     /// rounds where endless moves are illegal it settles every ply.
     #[test]
     fn replayer_is_game(seed in any::<u64>()) {
-        let mut rng = fastrand::Rng::with_seed(seed);
-        let rules = random_rules(&mut rng);
-        let start = random_start(&mut rng, rules);
-        let moves = random_moves(&mut rng, start);
+        let (mut rng, rules, start, moves) = random_record(seed);
         let (mut game, _) = Game::new(start).unwrap();
         let Some(mut replayer) = mancala_rules::Replayer::new(start) else {
             prop_assert!(rules.game().has_rounds());
