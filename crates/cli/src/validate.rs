@@ -250,9 +250,11 @@ pub fn run(args: &Args) -> io::Result<u8> {
     let mut stdout = output::stdout();
     let (mut games, mut valid, mut plies, mut io_errors) = (0usize, 0usize, 0usize, 0usize);
     let mut first_text = true;
-    let work = |item: Result<SourcedGame, input::InputError>| match item {
-        Ok(game) => Ok(check_game(&game, &settings)),
-        Err(e) => Err(e),
+    // The worker reads the game in place (the reader thread frees it) and
+    // reports a failed input by its message.
+    let work = |item: &Result<SourcedGame, input::InputError>| match item {
+        Ok(game) => Ok(check_game(game, &settings)),
+        Err(e) => Err((e.input, e.error.to_string())),
     };
     // A game weighs its bytes (an I/O error, nothing).
     let weight = |item: &Result<SourcedGame, input::InputError>| {
@@ -270,14 +272,10 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 Delivery::Idle => return stdout.flush(),
             };
             match checked {
-                Err(e) => {
+                Err((input, error)) => {
                     io_errors += 1;
                     stdout.flush()?;
-                    output::error_line(&format!(
-                        "{}: error: {}",
-                        names[e.input].display(),
-                        e.error
-                    ));
+                    output::error_line(&format!("{}: error: {error}", names[*input].display()));
                 }
                 Ok(checked) => {
                     games += 1;
