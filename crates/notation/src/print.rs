@@ -153,11 +153,8 @@ fn write_item(out: &mut String, item: &Item, number: &mut u32, fresh: &mut bool)
                 }
                 Side::North => {}
             }
-            out.push(mv.hole.label());
-            if let Some(dir) = mv.dir {
-                out.push(':');
-                out.push_str(dir.as_str());
-            }
+            // Writing into a `String` cannot fail.
+            let _ = mv.write_to(out);
             if let Some(n) = captured {
                 out.push('+');
                 push_number(out, *n);

@@ -46,13 +46,23 @@ impl Move {
     }
 }
 
-impl fmt::Display for Move {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.hole)?;
+impl Move {
+    /// Writes the move as the notation spells it (`E`, `e:cw`): the one
+    /// spelling, for `Display` and for the notation's printer.
+    #[inline]
+    pub fn write_to(self, out: &mut impl fmt::Write) -> fmt::Result {
+        out.write_char(self.hole.label())?;
         if let Some(dir) = self.dir {
-            write!(f, ":{dir}")?;
+            out.write_char(':')?;
+            out.write_str(dir.as_str())?;
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
     }
 }
 
