@@ -361,12 +361,12 @@ impl AlphaBeta {
         for mv in pos.candidates().iter() {
             let (next, state) = match pos.play(mv) {
                 Ok(Played::Finite { position, .. }) => (position, State::Ongoing),
-                Ok(Played::Endless { .. }) => (*pos, State::Ended(holdings(pos))),
+                Ok(Played::Endless { .. }) => (*pos, State::Ended(pos.holdings())),
                 Err(_) => continue,
             };
             let irreversible = next.board_seeds() != pos.board_seeds();
             let state = match state {
-                State::Ongoing if next.reaches_twenty_five() => State::Ended(holdings(&next)),
+                State::Ongoing if next.reaches_twenty_five() => State::Ended(next.holdings()),
                 State::Ongoing if repetition && !irreversible => {
                     let key = next.repetition_key();
                     let seen = self.path[self.path_start..]
@@ -374,14 +374,16 @@ impl AlphaBeta {
                         .filter(|&&k| k == key)
                         .count();
                     if seen >= 2 {
-                        State::Ended(holdings(&next))
+                        State::Ended(next.holdings())
                     } else {
                         State::Ongoing
                     }
                 }
                 state => state,
             };
-            let gained = |s: Side| i32::from(next.store(s)) - i32::from(pos.store(s));
+            let gained = pos.gains_to(next.stores());
+            // A store holds at most 255 seeds: the casts are exact.
+            let gained = |s: Side| gained[s.index()] as i32;
             out[n] = Kid {
                 mv,
                 pos: next,
@@ -496,7 +498,7 @@ impl AlphaBeta {
         let n = self.expand(pos, &mut kids);
         if n == 0 {
             // Cannot move: the game, or round, ends.
-            return self.ended_value(rules, holdings(pos), side, ply);
+            return self.ended_value(rules, pos.holdings(), side, ply);
         }
         let kids = &mut kids[..n];
         let first = decode(table_move, side);
@@ -544,7 +546,7 @@ impl AlphaBeta {
         let rules = pos.rules();
         if pos.candidates().is_empty() {
             // Cannot move: the game, or round, ends.
-            return self.ended_value(rules, holdings(pos), side, ply);
+            return self.ended_value(rules, pos.holdings(), side, ply);
         }
         let stand = self.weights.evaluate(pos, side);
         if depth <= -QUIESCENCE || stand >= beta {
@@ -554,7 +556,7 @@ impl AlphaBeta {
         let mut kids = [Kid::filler(pos); MAX_MOVES];
         let n = self.expand(pos, &mut kids);
         if n == 0 {
-            return self.ended_value(rules, holdings(pos), side, ply);
+            return self.ended_value(rules, pos.holdings(), side, ply);
         }
         let kids = &mut kids[..n];
         kids.sort_by_key(|c| -c.gain);
@@ -577,12 +579,6 @@ impl AlphaBeta {
         }
         best
     }
-}
-
-/// Each side's store plus the seeds in its own row: its score if the game,
-/// or round, ended now.
-fn holdings(pos: &Position) -> [u32; 2] {
-    Side::BOTH.map(|s| u32::from(pos.store(s)) + pos.row_seeds(s))
 }
 
 /// At most 7 holes, in two directions on Olinda Keliya's first move.

@@ -128,8 +128,7 @@ pub fn holdings(game: &Game) -> [u32; 2] {
     if let Some(outcome) = game.outcome() {
         return outcome.score;
     }
-    let pos = game.position();
-    Side::BOTH.map(|s| u32::from(pos.store(s)) + pos.row_seeds(s))
+    game.position().holdings()
 }
 
 /// The winner by holdings (`None` for equal holdings).
@@ -218,7 +217,7 @@ impl Playouts {
             self.keys.push(key);
         }
         PlayoutEnd {
-            holdings: Side::BOTH.map(|s| u32::from(pos.store(s)) + pos.row_seeds(s)),
+            holdings: pos.holdings(),
         }
     }
 }

@@ -64,14 +64,6 @@ impl std::str::FromStr for EndReason {
     }
 }
 
-/// Seeds each side gained with a move from `before` that left `stores`.
-/// Seeds leave the board only into the stores, so the move was
-/// irreversible exactly when something was gained.
-#[inline]
-fn gains(before: &Position, stores: [u8; 2]) -> [u32; 2] {
-    Side::BOTH.map(|s| u32::from(stores[s.index()]) - u32::from(before.store(s)))
-}
-
 /// What the hint cache keeps of a move [`Position::first_playable`] found:
 /// finite moves only (an endless one is sown again if played).
 fn cached(found: Option<&(Move, Verdict)>) -> Option<(Move, Sown)> {
@@ -311,7 +303,7 @@ impl Game {
         if self.position.starves(&sown.board) {
             return None;
         }
-        let gained = gains(&self.position, sown.stores);
+        let gained = self.position.gains_to(sown.stores);
         let irreversible = gained != [0, 0];
         // Changed in place, put back if anything else happens.
         let before = self.position;
@@ -371,8 +363,8 @@ impl Game {
             Played::Finite { position, laps } => {
                 // Decide "cannot move" before changing anything, so that an
                 // undecided verdict leaves the game as it was.
-                let stores = Side::BOTH.map(|s| position.store(s));
-                report.gained = gains(&before, stores);
+                let stores = position.stores();
+                report.gained = before.gains_to(stores);
                 let key = position.repetition_key();
                 let irreversible = report.gained != [0, 0];
                 debug_assert_eq!(irreversible, position.board_seeds() != before.board_seeds());
@@ -546,8 +538,8 @@ impl Replayer {
                 self.lean = self.position.lean();
             }
         }
-        let stores = Side::BOTH.map(|s| self.position.store(s));
-        let gained = gains(&before, stores);
+        let stores = self.position.stores();
+        let gained = before.gains_to(stores);
         let irreversible = gained != [0, 0];
         let key = self.position.repetition_key();
         if let Some(reason) = self

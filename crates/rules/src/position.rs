@@ -326,6 +326,21 @@ impl Position {
         self.stores[side.index()]
     }
 
+    /// Both stores, South's first.
+    #[must_use]
+    pub const fn stores(&self) -> [u8; 2] {
+        self.stores
+    }
+
+    /// Seeds each side gains with a move from here that leaves `stores`.
+    /// Seeds leave the board only into the stores, so a move is
+    /// irreversible exactly when something is gained.
+    #[inline]
+    #[must_use]
+    pub fn gains_to(&self, stores: [u8; 2]) -> [u32; 2] {
+        Side::BOTH.map(|s| u32::from(stores[s.index()]) - u32::from(self.store(s)))
+    }
+
     /// Olowuka's end at 25: whether the captures here end the game (see
     /// [`Rules::ends_at_twenty_five`]).
     #[must_use]
@@ -338,6 +353,14 @@ impl Position {
     #[inline]
     pub fn row_seeds(&self, side: Side) -> u32 {
         row_sum(&self.board, self.rules.holes(), side)
+    }
+
+    /// Each side's holdings, South's first: its store plus the seeds in its
+    /// own row, which is what it scores if the game, or round, ends here
+    /// (the rows are swept to their owners).
+    #[must_use]
+    pub fn holdings(&self) -> [u32; 2] {
+        Side::BOTH.map(|s| u32::from(self.store(s)) + self.row_seeds(s))
     }
 
     /// Seeds on the board, both rows.
