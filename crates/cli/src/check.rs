@@ -8,8 +8,8 @@ use mancala_notation::{
     GameResult, GameText, Item, ParsedGame, RecordBuilder, TagValue, Visitor, visit_game,
 };
 use mancala_rules::{
-    EndReason, Game, GameId, Move, NoTrace, Options, OptionsError, Outcome, PlayReport, Position,
-    Replayer, Rules, Setup, SetupError, Status, Trace,
+    EndReason, Game, GameId, Move, NoTrace, Options, OptionsError, Outcome, PlayError, PlayReport,
+    Position, Replayer, Rules, Setup, SetupError, Status, Trace,
 };
 use serde::Serialize;
 
@@ -76,6 +76,15 @@ impl Default for ReplayOptions {
             trace: false,
         }
     }
+}
+
+/// What the tools say of a move the rules refuse: which move, at which ply
+/// (from 1), whose turn it was and why.
+pub(crate) fn illegal_move(mv: Move, ply: usize, e: &PlayError) -> String {
+    format!(
+        "illegal move {mv} (ply {ply}, {} to move): {e}",
+        e.position.to_move()
+    )
 }
 
 fn problem(span: Range<usize>, kind: &'static str, message: impl Into<String>) -> Problem {
@@ -268,11 +277,7 @@ pub fn replay(
                         out.problems.push(problem(
                             span,
                             "move",
-                            format!(
-                                "illegal move {mv} (ply {}, {} to move): {e}",
-                                out.plies + 1,
-                                before.to_move()
-                            ),
+                            illegal_move(*mv, out.plies + 1, &e),
                         ));
                         stopped = true;
                         break;

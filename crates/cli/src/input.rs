@@ -60,6 +60,18 @@ pub struct InputError {
     pub error: io::Error,
 }
 
+impl InputError {
+    /// The diagnostic line for this error, `names` being the tool's inputs.
+    #[must_use]
+    pub fn report(&self, names: &[InputName]) -> String {
+        format!(
+            "{}: error: cannot read: {}",
+            names[self.input].display(),
+            self.error
+        )
+    }
+}
+
 /// Every game of every input, in order, one in memory at a time. An input
 /// that fails is reported as an item and the next input is read. The
 /// iterator owns what it reads, so that a thread of its own may read it.

@@ -11,10 +11,36 @@ pub const EXIT_INVALID: u8 = 1;
 /// The tool itself failed: bad usage, unreadable file, write error.
 pub const EXIT_FAILURE: u8 = 2;
 
-/// Buffered, locked stdout.
+/// Buffered, locked stdout, whose errors say they are stdout's.
 #[must_use]
-pub fn stdout() -> BufWriter<StdoutLock<'static>> {
-    BufWriter::with_capacity(1 << 16, io::stdout().lock())
+pub fn stdout() -> Stdout {
+    Stdout(BufWriter::with_capacity(1 << 16, io::stdout().lock()))
+}
+
+/// See [`stdout`].
+#[derive(Debug)]
+pub struct Stdout(BufWriter<StdoutLock<'static>>);
+
+/// A failed write to stdout, said so (of the same kind: a broken pipe
+/// stays one).
+fn writing_stdout(e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("cannot write to stdout: {e}"))
+}
+
+impl Write for Stdout {
+    #[inline]
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf).map_err(writing_stdout)
+    }
+
+    #[inline]
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.0.write_all(buf).map_err(writing_stdout)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush().map_err(writing_stdout)
+    }
 }
 
 /// Writes a diagnostic to stderr. A failing stderr cannot be reported
@@ -34,6 +60,27 @@ pub fn finish(result: io::Result<u8>) -> ExitCode {
         Err(e) => {
             error_line(&format!("error: {e}"));
             ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
+/// A tool's `main`: reads the command line into `T` and runs `run` with
+/// it. `--help` and `--version` go through [`stdout`] like any other
+/// output (a failed write is exit 2, a closed pipe a quiet success); a
+/// usage error is clap's message on stderr and exit 2.
+pub fn main<T: clap::Parser>(run: fn(&T) -> io::Result<u8>) -> ExitCode {
+    match T::try_parse() {
+        Ok(args) => finish(run(&args)),
+        Err(e) if e.use_stderr() => e.exit(),
+        Err(e) => {
+            let text = e.render();
+            let mut out = stdout();
+            let written = if ColorChoice::Auto.for_stdout() {
+                write!(out, "{}", text.ansi())
+            } else {
+                write!(out, "{text}")
+            };
+            finish(written.and_then(|()| out.flush()).map(|()| EXIT_OK))
         }
     }
 }

@@ -27,7 +27,7 @@ Examples:
   mancala-play                                   one random Olowuka game
   mancala-play --game pallankuzhi --south alphabeta --north mcts --seed 7
   mancala-play --games 1000 --south alphabeta:depth=4 --north greedy > games.mgn
-  mancala-play --game olinda-keliya --moves 'E:ccw c' --plies 0
+  mancala-play --game olinda-keliya --moves 'E:ccw a G' --plies 0
   mancala-validate game.mgn | mancala-play - --plies 10     continue a record
   mancala-play --game rio-kadalis --south human              play at the terminal
 
@@ -212,16 +212,10 @@ fn play_moves_arg(session: &mut Session, moves: &str) -> Result<(), (Range<usize
     let parsed = moves_arg::parse(moves).map_err(|e| (e.span, e.message))?;
     for arg in parsed {
         let mover = session.game.position().to_move();
-        let report = session.play(arg.mv).map_err(|e| {
-            (
-                arg.span.clone(),
-                format!(
-                    "illegal move {} ({} to move): {e}",
-                    arg.mv,
-                    e.position.to_move()
-                ),
-            )
-        })?;
+        let ply = session.plies_total + 1;
+        let report = session
+            .play(arg.mv)
+            .map_err(|e| (arg.span.clone(), check::illegal_move(arg.mv, ply, &e)))?;
         let gained = report.gained[mover.index()];
         if let Some(claimed) = arg.captured
             && claimed != gained
@@ -241,7 +235,7 @@ fn play_moves_arg(session: &mut Session, moves: &str) -> Result<(), (Range<usize
 struct Tool<'a> {
     args: &'a Args,
     color: bool,
-    out: io::BufWriter<io::StdoutLock<'static>>,
+    out: output::Stdout,
     first_record: bool,
     invalid: usize,
 }
@@ -640,11 +634,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
             let game = match item {
                 Ok(game) => game,
                 Err(e) => {
-                    output::error_line(&format!(
-                        "{}: error: {}",
-                        names[e.input].display(),
-                        e.error
-                    ));
+                    output::error_line(&e.report(&names));
                     return Ok(EXIT_FAILURE);
                 }
             };

@@ -441,7 +441,7 @@ struct Tool<'a> {
     selection: Selection,
     style: Style,
     err_color: bool,
-    out: io::BufWriter<io::StdoutLock<'static>>,
+    out: output::Stdout,
     drawn: usize,
     invalid: usize,
 }
@@ -593,11 +593,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 }
                 Err(e) => {
                     tool.out.flush()?;
-                    output::error_line(&format!(
-                        "{}: error: {}",
-                        names[e.input].display(),
-                        e.error
-                    ));
+                    output::error_line(&e.report(&names));
                     failed = true;
                 }
             }

@@ -251,10 +251,10 @@ pub fn run(args: &Args) -> io::Result<u8> {
     let (mut games, mut valid, mut plies, mut io_errors) = (0usize, 0usize, 0usize, 0usize);
     let mut first_text = true;
     // The worker reads the game in place (the reader thread frees it) and
-    // reports a failed input by its message.
+    // reports a failed input by its diagnostic.
     let work = |item: &Result<SourcedGame, input::InputError>| match item {
         Ok(game) => Ok(check_game(game, &settings)),
-        Err(e) => Err((e.input, e.error.to_string())),
+        Err(e) => Err(e.report(&names)),
     };
     // A game weighs its bytes (an I/O error, nothing).
     let weight = |item: &Result<SourcedGame, input::InputError>| {
@@ -272,10 +272,10 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 Delivery::Idle => return stdout.flush(),
             };
             match checked {
-                Err((input, error)) => {
+                Err(report) => {
                     io_errors += 1;
                     stdout.flush()?;
-                    output::error_line(&format!("{}: error: {error}", names[*input].display()));
+                    output::error_line(report);
                 }
                 Ok(checked) => {
                     games += 1;

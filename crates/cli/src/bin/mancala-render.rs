@@ -1,8 +1,5 @@
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let args = mancala_cli::render::Args::parse();
-    mancala_cli::output::finish(mancala_cli::render::run(&args))
+    mancala_cli::output::main(mancala_cli::render::run)
 }

@@ -1,0 +1,140 @@
+//! What the documentation shows works: every record in README.md and spec/
+//! is valid, every example command of the tools' help runs, and the help
+//! itself is output like any other (a failed write is exit 2).
+
+mod common;
+
+use std::fs;
+use std::process::Stdio;
+
+use common::{command, root, run};
+
+/// The fenced blocks of a Markdown file that hold a record (they open with
+/// a `[Game` tag), with the line each starts on.
+fn records(markdown: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    let mut block: Option<(usize, String)> = None;
+    for (i, line) in markdown.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            match block.take() {
+                Some((start, text)) if text.trim_start().starts_with("[Game") => {
+                    found.push((start, text));
+                }
+                Some(_) => {}
+                None => block = Some((i + 2, String::new())),
+            }
+        } else if let Some((_, text)) = &mut block {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    found
+}
+
+#[test]
+fn every_record_in_the_docs_is_valid() {
+    let mut files = vec![root().join("README.md")];
+    for entry in fs::read_dir(root().join("spec")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            files.push(path);
+        }
+    }
+    let mut checked = 0;
+    for file in files {
+        let text = fs::read_to_string(&file).unwrap();
+        for (line, record) in records(&text) {
+            let out = run("mancala-validate", &["--quiet", "-"], record.as_bytes());
+            assert_eq!(
+                out.code,
+                0,
+                "{}:{line}: the record there is not valid:\n{}",
+                file.display(),
+                out.stderr
+            );
+            checked += 1;
+        }
+    }
+    // README's record and the opening example of spec/notation.md.
+    assert!(checked >= 2, "only {checked} records found");
+}
+
+/// The example lines of a tool's `--help` that run the tool itself
+/// (interactive ones left out), as arguments.
+fn help_examples(tool: &str) -> Vec<Vec<String>> {
+    let help = run(tool, &["--help"], b"").stdout;
+    help.lines()
+        .map(str::trim)
+        .filter(|line| line.starts_with(tool) && !line.contains('|') && !line.contains("human"))
+        .map(|line| {
+            // The example's note follows a wide gap; stdout is the test's.
+            let line = line.split("   ").next().unwrap_or(line);
+            let line = line.split(" > ").next().unwrap_or(line);
+            split_shell_words(&line[tool.len()..])
+        })
+        .collect()
+}
+
+/// Words as a shell splits them, with single quotes only (all the examples
+/// need).
+fn split_shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                word.get_or_insert_with(String::new);
+            }
+            c if c.is_whitespace() && !quoted => words.extend(word.take()),
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    words
+}
+
+#[test]
+fn the_play_examples_of_the_help_run() {
+    let examples = help_examples("mancala-play");
+    let mut ran = 0;
+    for args in &examples {
+        // Reading a file or stdin: not a stand-alone example.
+        if args.iter().any(|a| a == "-" || a.ends_with(".mgn")) {
+            continue;
+        }
+        let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
+        // Enough to know the command line is right: few games, short ones.
+        if let Some(at) = args.iter().position(|a| *a == "--games") {
+            args[at + 1] = "2";
+        }
+        args.extend(["--max-plies", "40"]);
+        let out = run("mancala-play", &args, b"");
+        assert_eq!(out.code, 0, "mancala-play {args:?} failed:\n{}", out.stderr);
+        ran += 1;
+    }
+    assert!(ran >= 3, "only {ran} examples ran of {examples:?}");
+}
+
+#[test]
+fn help_and_version_that_cannot_be_written_exit_2() {
+    let Ok(full) = fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // Not on this system: nothing to check.
+    };
+    for tool in ["mancala-play", "mancala-validate", "mancala-render"] {
+        for flag in ["--help", "--version"] {
+            let out = command(tool, &[flag])
+                .stdout(full.try_clone().unwrap())
+                .stderr(Stdio::piped())
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2), "{tool} {flag}");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                stderr.contains("cannot write to stdout"),
+                "{tool} {flag}: {stderr}"
+            );
+        }
+    }
+}
