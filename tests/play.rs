@@ -250,3 +250,25 @@ fn bad_player_or_option_is_a_usage_error() {
     assert_eq!(run("mancala-play", &["-o", "series-capture"], b"").code, 2);
     assert_eq!(run("mancala-play", &["--game", "oware"], b"").code, 2);
 }
+
+/// A record carries its game, options and count: flags for new games do
+/// not go with records (as `mancala-render` refuses `--game` with files).
+#[test]
+fn options_for_new_games_do_not_go_with_records() {
+    let record = run("mancala-play", &["--plies", "2"], b"").stdout;
+    for flags in [
+        &["--game", "pallankuzhi"][..],
+        &["-o", "seeds=5"],
+        &["--games", "3"],
+    ] {
+        let args: Vec<&str> = flags.iter().copied().chain(["-"]).collect();
+        let out = run("mancala-play", &args, record.as_bytes());
+        assert_eq!(out.code, 2, "{flags:?}");
+        assert!(out.stdout.is_empty(), "{flags:?}");
+        assert!(out.stderr.contains("cannot be used with"), "{}", out.stderr);
+    }
+    assert_eq!(
+        run("mancala-play", &["--plies", "2", "-"], record.as_bytes()).code,
+        0
+    );
+}

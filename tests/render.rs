@@ -210,3 +210,17 @@ fn colour_only_when_asked() {
     );
     assert!(coloured.stdout.contains('\x1b'));
 }
+
+/// `--laps` names a move: ply 0 (the start) is a usage error, not a
+/// complaint about every game.
+#[test]
+fn laps_of_ply_zero_is_a_usage_error() {
+    let out = run(
+        "mancala-render",
+        &["--laps", "0", "fixtures/validate/valid-olowuka.mgn"],
+        b"",
+    );
+    assert_eq!(out.code, 2);
+    assert!(out.stdout.is_empty());
+    assert!(out.stderr.contains("plies count from 1"), "{}", out.stderr);
+}

@@ -103,9 +103,12 @@ fn rules_of(game: GameId, options: Options, lap_budget: u32) -> Result<Rules, Op
 /// The rules of a record (game id, options and lap budget checked).
 pub fn record_rules(parsed: &ParsedGame, lap_budget: u32) -> Result<Rules, Problem> {
     let record = &parsed.record;
+    // The options' value when there is one (an option the game does not
+    // take, or a bad seed count), else the game's tag.
     let span = parsed
         .spans
-        .tag("Options")
+        .options
+        .clone()
         .or_else(|| parsed.spans.tag("Game"))
         .unwrap_or(0..0);
     rules_of(record.game, record.options, lap_budget)

@@ -81,7 +81,13 @@ pub fn render(
     let blue = paint(BLUE);
     let _ = writeln!(out, "{blue}{:gutter$} |{reset}", "");
     let _ = writeln!(out, "{blue}{line_no} |{reset} {shown}");
-    let width = end_col.min(last).saturating_sub(col).max(1);
+    // In terminal columns: a wide character (CJK, emoji) takes two.
+    let caret_at = shown.chars().take(caret_at).map(columns).sum::<usize>();
+    let width = chars[col.min(last)..end_col.min(last)]
+        .iter()
+        .map(|&c| columns(c))
+        .sum::<usize>()
+        .max(1);
     let _ = writeln!(
         out,
         "{blue}{:gutter$} |{reset} {:caret_at$}{}{}{reset}",
@@ -90,6 +96,32 @@ pub fn render(
         paint(RED_BOLD),
         "^".repeat(width)
     );
+}
+
+/// The terminal columns a character takes: two for the wide ones (East
+/// Asian wide and full-width characters, most emoji), none for combining
+/// marks, zero-width characters and variation selectors, else one. The
+/// common blocks of Unicode's East Asian Width and general categories; no
+/// table of every code point is worth a dependency here.
+fn columns(c: char) -> usize {
+    match u32::from(c) {
+        0x0300..=0x036F | 0x200B..=0x200F | 0xFE00..=0xFE0F => 0,
+        0x1100..=0x115F
+        | 0x2E80..=0x303E
+        | 0x3041..=0x33FF
+        | 0x3400..=0x4DBF
+        | 0x4E00..=0x9FFF
+        | 0xA000..=0xA4CF
+        | 0xAC00..=0xD7A3
+        | 0xF900..=0xFAFF
+        | 0xFE30..=0xFE4F
+        | 0xFF00..=0xFF60
+        | 0xFFE0..=0xFFE6
+        | 0x1F300..=0x1F64F
+        | 0x1F900..=0x1F9FF
+        | 0x20000..=0x3FFFD => 2,
+        _ => 1,
+    }
 }
 
 /// Control characters of the input (an escape sequence in a corrupt file)
@@ -116,5 +148,47 @@ pub fn render_problems(
 ) {
     for p in problems {
         render(out, file, game, &p.span, &p.message, color);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn caret_line(line: &str, at: &str) -> String {
+        let text = format!("[Game \"olowuka\"]\n\n{line}\n");
+        let game = GameText {
+            len: text.len() as u64,
+            bytes: text.into_bytes(),
+            first_line: 1,
+            offset: 0,
+        };
+        let start = game.bytes.len() - 1 - line.len() + line.find(at).unwrap();
+        let mut out = String::new();
+        render(&mut out, "x", &game, &(start..start + at.len()), "m", false);
+        out.lines().last().unwrap().to_owned()
+    }
+
+    /// The caret stands under its token in a terminal: wide characters
+    /// take two columns, combining marks none.
+    #[test]
+    fn the_caret_counts_terminal_columns() {
+        // "3 | " then the line: the caret line is "  | " then the padding.
+        assert_eq!(
+            caret_line("1. D {ab} Q *", "Q"),
+            format!("  | {}^", " ".repeat(10))
+        );
+        assert_eq!(
+            caret_line("1. D {日本} Q *", "Q"),
+            format!("  | {}^", " ".repeat(12))
+        );
+        assert_eq!(
+            caret_line("1. D {e\u{301}} Q *", "Q"),
+            format!("  | {}^", " ".repeat(9))
+        );
+        assert_eq!(
+            caret_line("{日本} 1. QQ *", "QQ"),
+            format!("  | {}^^", " ".repeat(10))
+        );
     }
 }

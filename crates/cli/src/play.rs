@@ -40,12 +40,17 @@ pub struct Args {
     /// Records to continue (`-` for stdin): each is played on from its last
     /// position. Without records, new games are played.
     pub records: Vec<String>,
-    /// The game for new games.
-    #[arg(long, short, default_value = "olowuka", value_parser = parse_game_id)]
+    /// The game for new games (records carry their own).
+    #[arg(long, short, default_value = "olowuka", value_parser = parse_game_id, conflicts_with = "records")]
     pub game: GameId,
     /// A variant option for new games (repeatable): e.g. `seeds=5`,
     /// `series-capture`. Names as in spec/notation.md.
-    #[arg(long = "option", short = 'o', value_name = "OPTION")]
+    #[arg(
+        long = "option",
+        short = 'o',
+        value_name = "OPTION",
+        conflicts_with = "records"
+    )]
     pub options: Vec<String>,
     /// South's player.
     #[arg(long, default_value = "random")]
@@ -57,7 +62,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Number of new games to play.
-    #[arg(long, short = 'n', default_value_t = 1)]
+    #[arg(long, short = 'n', default_value_t = 1, conflicts_with = "records")]
     pub games: usize,
     /// Plies to add at most (default: play to the end).
     #[arg(long)]

@@ -44,8 +44,8 @@ pub struct Args {
     #[arg(long, value_parser = parse_range, conflicts_with = "laps")]
     pub plies: Option<Span>,
     /// Draw this ply lap by lap: each lap's start hole, seeds, last hole,
-    /// relay and captures on a diagram of its own.
-    #[arg(long)]
+    /// relay and captures on a diagram of its own (plies count from 1).
+    #[arg(long, value_parser = parse_move_ply)]
     pub laps: Option<usize>,
     /// Only plies of these rounds of a match (with --plies; alone it means
     /// every ply of those rounds).
@@ -95,6 +95,15 @@ pub enum DrawStyle {
 /// An inclusive range of plies or rounds from the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Span(pub RangeInclusive<usize>);
+
+/// A ply that is a move: 1 or more (0 is the starting position).
+fn parse_move_ply(text: &str) -> Result<usize, String> {
+    match text.parse() {
+        Ok(0) => Err("ply 0 is the starting position, not a move: plies count from 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{text}` is not a number")),
+    }
+}
 
 fn parse_range(text: &str) -> Result<Span, String> {
     let number = |t: &str, default: usize| -> Result<usize, String> {

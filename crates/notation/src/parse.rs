@@ -154,6 +154,7 @@ impl Visitor for RecordBuilder {
             }
             TagValue::Options(options) => {
                 record.options = options;
+                self.spans.options = Some(value);
                 Cow::Borrowed("Options")
             }
             TagValue::SetUp(setup) => {

@@ -257,6 +257,8 @@ pub struct Spans {
     pub header: Range<usize>,
     /// Each tag line, by name (the usual names borrowed, not allocated).
     pub tags: Vec<(Cow<'static, str>, Range<usize>)>,
+    /// The value of the `Options` tag (inside the quotes).
+    pub options: Option<Range<usize>>,
     /// The value of the `SetUp` tag (inside the quotes).
     pub setup: Option<Range<usize>>,
     /// One span per item of [`Record::items`].
