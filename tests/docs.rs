@@ -138,3 +138,22 @@ fn help_and_version_that_cannot_be_written_exit_2() {
         }
     }
 }
+
+/// Each man page has the tool's examples and exit status as sections of
+/// their own, one example a line (clap_mangen would run them together).
+#[test]
+fn man_pages_have_examples_and_exit_status_sections() {
+    for tool in ["mancala-play", "mancala-validate", "mancala-render"] {
+        let out = run(tool, &["--man"], b"");
+        assert_eq!(out.code, 0, "{tool}: {}", out.stderr);
+        let page = out.stdout;
+        let examples = page
+            .split(".SH \"EXAMPLES\"\n.nf\n")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{tool}: no EXAMPLES section"));
+        let first = examples.lines().next().unwrap_or_default();
+        assert!(first.starts_with("mancala\\-"), "{tool}: {first}");
+        assert!(page.contains(".SH \"EXIT STATUS\"\n.nf\n0 "), "{tool}");
+        assert!(!page.contains(".SH EXTRA"), "{tool}");
+    }
+}

@@ -26,10 +26,48 @@ pub fn handle<T: CommandFactory>(meta: &MetaArgs) -> io::Result<bool> {
     if let Some(shell) = meta.completions {
         clap_complete::generate(shell, &mut cmd, name, &mut out);
     } else if meta.man {
-        clap_mangen::Man::new(cmd).render(&mut out)?;
+        man_page(cmd, &mut out)?;
     } else {
         return Ok(false);
     }
     out.flush()?;
     Ok(true)
+}
+
+/// The man page: clap_mangen's sections, but the text after the options
+/// (each tool's `Examples:` and `Exit status:` paragraphs) as sections of
+/// their own with their lines kept, where clap_mangen would run it together
+/// under `EXTRA`.
+fn man_page(cmd: clap::Command, out: &mut impl Write) -> io::Result<()> {
+    let after = cmd
+        .get_after_help()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    let man = clap_mangen::Man::new(cmd);
+    man.render_title(out)?;
+    man.render_name_section(out)?;
+    man.render_synopsis_section(out)?;
+    man.render_description_section(out)?;
+    man.render_options_section(out)?;
+    for paragraph in after.split("\n\n").filter(|p| !p.trim().is_empty()) {
+        let (heading, body) = paragraph.split_once(':').unwrap_or(("Notes", paragraph));
+        writeln!(out, ".SH \"{}\"", heading.trim().to_uppercase())?;
+        writeln!(out, ".nf")?;
+        for line in body.trim_start_matches([' ', '\n']).lines() {
+            writeln!(out, "{}", roff_line(line.trim_start()))?;
+        }
+        writeln!(out, ".fi")?;
+    }
+    man.render_version_section(out)
+}
+
+/// A line of text as roff prints it literally: backslashes and minus signs
+/// escaped, and a leading `.` or `'` kept from reading as a request.
+fn roff_line(line: &str) -> String {
+    let escaped = line.replace('\\', "\\e").replace('-', "\\-");
+    if escaped.starts_with(['.', '\'']) {
+        format!("\\&{escaped}")
+    } else {
+        escaped
+    }
 }

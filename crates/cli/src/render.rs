@@ -29,6 +29,7 @@ Examples:
   mancala-play | mancala-validate | mancala-render --style unicode
 
 Ranges: N, A..B, A.., ..B or .. (all); plies count from 1 through the whole game.
+
 Exit status: 0 ok, 1 some game invalid (the others are still drawn), 2 usage or I/O error.";
 
 /// Draw mancala games and positions as ASCII (or Unicode) diagrams.
