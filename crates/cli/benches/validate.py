@@ -8,7 +8,11 @@ game) and the validator's peak resident memory (its own VmHWM, sampled while
 it runs). Times are the median of `--runs` runs. Running a second,
 ten times smaller corpus shows whether memory grows with the input.
 
-    python3 crates/cli/benches/validate.py [--games 100000] [--jobs 1] [--only GAME] [--runs 5] [--instructions]
+    python3 crates/cli/benches/validate.py [--games 100000] [--jobs 1] [--only GAME] [--runs 5] [--instructions] [--floor]
+
+`--floor` also runs the floor probe (`crates/cli/benches/floor.rs`: the least
+work per ply a validator of Olowuka records must do) on the Olowuka corpus,
+in the same minutes, to tell the machine's speed from the validator's.
 """
 
 import argparse
@@ -100,6 +104,8 @@ def main():
                         help="also count instructions per ply on the smaller corpus (needs valgrind)")
     parser.add_argument("--runs", type=int, default=5,
                         help="timed runs per measurement; the median is shown (default 5)")
+    parser.add_argument("--floor", action="store_true",
+                        help="also run the floor probe on the Olowuka corpus (cargo bench --bench floor)")
     args = parser.parse_args()
     bin_dir = build()
     play = os.path.join(bin_dir, "mancala-play")
@@ -112,6 +118,7 @@ def main():
         header += " instructions/ply |"
     print(header)
     print("|---" + "|---:" * (header.count("|") - 2) + "|")
+    floor = []
     with tempfile.TemporaryDirectory() as tmp:
         for game in [args.only] if args.only else GAMES:
             rows = {}
@@ -138,6 +145,13 @@ def main():
             if args.instructions:
                 line += f" {small[5]:,.0f} |"
             print(line)
+            if args.floor and game == "olowuka":
+                corpus = os.path.join(tmp, f"{game}-{args.games}.mgn")
+                probe = subprocess.run(["cargo", "bench", "--quiet", "--bench", "floor", "--", corpus, str(args.runs)],
+                                       cwd=ROOT, check=True, capture_output=True, text=True)
+                floor.append(probe.stdout.strip())
+    for line in floor:
+        print(f"\nFloor probe on the Olowuka corpus: {line}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,251 @@
+//! The floor probe: how fast the least work a validator of standard Olowuka
+//! records must do per ply runs on this machine. It weighs issue 4's target
+//! (20 M plies/s per core) against the hardware; it is not a validator and
+//! no tool uses it.
+//!
+//! Per ply it does only this: read the move token (and its `+N`), check the
+//! hole is the mover's and not empty, sow with relays on a board held in one
+//! `u128`, take the capture chain (grand slam kept), compare the `+N`, look
+//! at the feeding rule and the 25, and keep the repetition filter. It reads
+//! no tag, checks no result, end reason or "cannot move", writes nothing,
+//! and only counts the games it cannot settle (the validator gives those to
+//! its full check). So a complete validator can only be slower.
+//!
+//! ```sh
+//! cargo bench --bench floor -- FILE [RUNS]
+//! ```
+//!
+//! FILE: Olowuka records (e.g. `mancala-play --games 100000 --quiet`); the
+//! file is read into memory first, and the median of RUNS passes (default
+//! 7) is reported.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+const HOLES: usize = 6;
+const TRACK: usize = 2 * HOLES;
+
+/// `RUNS[first][r]`: one seed in each of `r` holes from hole `first` on, as
+/// a board read as a little-endian `u128`.
+static RUNS: [[u128; TRACK + 1]; TRACK] = {
+    let mut table = [[0u128; TRACK + 1]; TRACK];
+    let mut first = 0;
+    while first < TRACK {
+        let mut r = 0;
+        while r <= TRACK {
+            let mut k = 0;
+            while k < r {
+                table[first][r] |= 1 << (8 * ((first + k) % TRACK));
+                k += 1;
+            }
+            r += 1;
+        }
+        first += 1;
+    }
+    table
+};
+
+fn hole(board: u128, i: usize) -> u32 {
+    u32::from(board.to_le_bytes()[i % 16])
+}
+
+fn empty(board: u128, i: usize) -> u128 {
+    board & !(0xFF << (8 * (i % 16)))
+}
+
+fn row(board: u128, side: usize) -> u32 {
+    (HOLES * side..HOLES * side + HOLES)
+        .map(|i| hole(board, i))
+        .sum()
+}
+
+#[derive(Default)]
+struct Tally {
+    games: u64,
+    plies: u64,
+    unsettled: u64,
+}
+
+/// Plays the movetext starting at `text[at..]`; returns where it stopped.
+fn game(text: &[u8], mut at: usize, keys: &mut Vec<u128>, tally: &mut Tally) -> usize {
+    let mut board = RUNS[0][TRACK] * 4;
+    let mut stores = [0u32; 2];
+    let mut mover = 0;
+    let mut seen = [0u64; 16];
+    keys.clear();
+    let settled = loop {
+        while at < text.len() && text[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        let Some(&c) = text.get(at) else { break true };
+        if c.is_ascii_digit() {
+            let start = at;
+            while text.get(at).is_some_and(u8::is_ascii_digit) {
+                at += 1;
+            }
+            if text.get(at) == Some(&b'.') {
+                while text.get(at) == Some(&b'.') {
+                    at += 1;
+                }
+                continue;
+            }
+            at = start; // the result
+            break true;
+        }
+        if c == b'*' || !c.is_ascii_alphabetic() {
+            break true;
+        }
+        at += 1;
+        let side = usize::from(c.is_ascii_lowercase());
+        let index = usize::from(c.to_ascii_lowercase() - b'a');
+        let mut claimed = None;
+        if text.get(at) == Some(&b'+') {
+            at += 1;
+            let mut n = 0u32;
+            while let Some(d) = text.get(at).filter(|d| d.is_ascii_digit()) {
+                n = n * 10 + u32::from(d - b'0');
+                at += 1;
+            }
+            claimed = Some(n);
+        }
+        let mut h = index + HOLES * side;
+        if side != mover || index >= HOLES || hole(board, h) == 0 {
+            break false;
+        }
+        let before = stores[mover];
+        let mut laps = 0;
+        let finite = loop {
+            laps += 1;
+            if laps > 1000 {
+                break false;
+            }
+            let seeds = hole(board, h) as usize;
+            board = empty(board, h);
+            let (q, r) = (seeds / TRACK, seeds % TRACK);
+            let last = (h + r) % TRACK;
+            board += RUNS[(h + 1) % TRACK][r] + RUNS[0][TRACK] * q as u128;
+            let count = hole(board, last);
+            if count >= 4 {
+                h = last;
+                continue;
+            }
+            if count != 1 && last / HOLES != mover {
+                // The chain back from the last hole through 2s and 3s.
+                let low = HOLES * (1 - mover);
+                let (mut chain, mut len, mut sum) = ([0usize; HOLES], 0, 0);
+                let mut j = last;
+                while j >= low && matches!(hole(board, j), 2 | 3) {
+                    chain[len] = j;
+                    len += 1;
+                    sum += hole(board, j);
+                    if j == low {
+                        break;
+                    }
+                    j -= 1;
+                }
+                let take = if sum == row(board, 1 - mover) {
+                    len - 1
+                } else {
+                    len
+                };
+                for &k in &chain[..take] {
+                    stores[mover] += hole(board, k);
+                    board = empty(board, k);
+                }
+            }
+            break true;
+        };
+        let gained = stores[mover] - before;
+        // Endless or long moves, starving moves and wrong `+N`: the full
+        // check's.
+        if !finite || row(board, 1 - mover) == 0 || claimed.is_some_and(|n| n != gained) {
+            break false;
+        }
+        mover = 1 - mover;
+        let key = board | (mover as u128) << 127;
+        if gained != 0 {
+            keys.clear();
+            seen = [0; 16];
+        }
+        let hash = (((key as u64) ^ ((key >> 64) as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54)
+            as usize;
+        let bit = 1 << (hash & 63);
+        if seen[hash >> 6] & bit != 0 && keys.iter().filter(|k| **k == key).count() >= 2 {
+            break false;
+        }
+        seen[hash >> 6] |= bit;
+        keys.push(key);
+        tally.plies += 1;
+        if stores.iter().any(|s| *s >= 25) {
+            break true;
+        }
+    };
+    tally.games += 1;
+    tally.unsettled += u64::from(!settled);
+    at
+}
+
+/// One pass over the records: each game's movetext follows its first blank
+/// line after a `[Game` tag.
+fn pass(text: &[u8]) -> Tally {
+    let mut tally = Tally::default();
+    let mut keys = Vec::with_capacity(64);
+    let mut at = 0;
+    while let Some(found) = find(&text[at..], b"[Game ") {
+        at += found;
+        let Some(blank) = find(&text[at..], b"\n\n") else {
+            break;
+        };
+        at = game(text, at + blank + 2, &mut keys, &mut tally);
+    }
+    tally
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    memchr::memmem::find(haystack, needle)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let Some(path) = args.first() else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "usage: cargo bench --bench floor -- FILE [RUNS]"
+        );
+        return ExitCode::from(2);
+    };
+    let runs: usize = args.get(1).and_then(|r| r.parse().ok()).unwrap_or(7);
+    let text = match std::fs::read(path) {
+        Ok(text) => text,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "{path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut times: Vec<Duration> = Vec::new();
+    let mut tally = Tally::default();
+    for _ in 0..runs.max(1) {
+        let start = Instant::now();
+        tally = std::hint::black_box(pass(std::hint::black_box(&text)));
+        times.push(start.elapsed());
+    }
+    times.sort();
+    let median = times[times.len() / 2].as_secs_f64();
+    let best = times[0].as_secs_f64();
+    let _ = writeln!(
+        std::io::stdout(),
+        "{} games, {} plies ({} games unsettled: the full check's); median {:.3} s = {:.1} M plies/s, best {:.3} s = {:.1} M plies/s",
+        tally.games,
+        tally.plies,
+        tally.unsettled,
+        median,
+        tally.plies as f64 / median / 1e6,
+        best,
+        tally.plies as f64 / best / 1e6
+    );
+    ExitCode::SUCCESS
+}
