@@ -174,21 +174,15 @@ mod tests {
     #[test]
     fn the_caret_counts_terminal_columns() {
         // "3 | " then the line: the caret line is "  | " then the padding.
-        assert_eq!(
-            caret_line("1. D {ab} Q *", "Q"),
-            format!("  | {}^", " ".repeat(10))
-        );
-        assert_eq!(
-            caret_line("1. D {日本} Q *", "Q"),
-            format!("  | {}^", " ".repeat(12))
-        );
-        assert_eq!(
-            caret_line("1. D {e\u{301}} Q *", "Q"),
-            format!("  | {}^", " ".repeat(9))
-        );
-        assert_eq!(
-            caret_line("{日本} 1. QQ *", "QQ"),
-            format!("  | {}^^", " ".repeat(10))
-        );
+        let cases = [
+            ("1. D {ab} Q *", "Q", 10),
+            ("1. D {日本} Q *", "Q", 12),
+            ("1. D {e\u{301}} Q *", "Q", 9),
+            ("{日本} 1. QQ *", "QQ", 10),
+        ];
+        for (line, token, padding) in cases {
+            let expected = format!("  | {}{}", " ".repeat(padding), "^".repeat(token.len()));
+            assert_eq!(caret_line(line, token), expected, "{line}");
+        }
     }
 }
