@@ -119,52 +119,57 @@ pub struct PlayReport {
     pub outcome: Option<Outcome>,
 }
 
-/// Repetition keys since seeds last left the board, with a 1024-bit Bloom
-/// filter over them: most positions were never seen, and the filter says so
-/// without a scan. (Histories run to a dozen keys or more between captures:
-/// 256 bits sent 7 % of Olowuka plies to the scan.)
+/// Repetition keys since seeds last left the board, with two 512-bit Bloom
+/// filters over them: keys seen once, and keys seen again. A position
+/// occurs a third time only if its key is in the second filter, so most
+/// checks need no scan, even when the position was seen once. (Histories
+/// run to a dozen keys or more between captures.)
 #[derive(Clone, Debug)]
 struct History {
     keys: Vec<u128>,
-    seen: [u64; 16],
+    once: [u64; 8],
+    twice: [u64; 8],
 }
 
 impl History {
     fn new(first: u128) -> History {
         let mut history = History {
             keys: Vec::with_capacity(16),
-            seen: [0; 16],
+            once: [0; 8],
+            twice: [0; 8],
         };
         history.push(first);
         history
     }
 
-    /// The filter's word and bit for `key`.
+    /// The filters' word and bit for `key`.
     #[inline]
     fn bit(key: u128) -> (usize, u64) {
         let folded = (key as u64) ^ ((key >> 64) as u64);
-        let hash = folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54;
+        let hash = folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 55;
         ((hash >> 6) as usize, 1 << (hash & 63))
     }
 
     #[inline]
     fn clear(&mut self) {
         self.keys.clear();
-        self.seen = [0; 16];
+        self.once = [0; 8];
+        self.twice = [0; 8];
     }
 
     #[inline]
     fn push(&mut self, key: u128) {
         self.keys.push(key);
         let (word, bit) = History::bit(key);
-        self.seen[word] |= bit;
+        self.twice[word] |= self.once[word] & bit;
+        self.once[word] |= bit;
     }
 
     /// Whether `key` is in the history twice or more.
     #[inline(always)]
     fn occurred_twice(&self, key: u128) -> bool {
         let (word, bit) = History::bit(key);
-        self.seen[word] & bit != 0 && self.keys.iter().filter(|k| **k == key).count() >= 2
+        self.twice[word] & bit != 0 && self.keys.iter().filter(|k| **k == key).count() >= 2
     }
 
     /// How a move ends the game (or round) by itself under `rules`, in

@@ -376,6 +376,8 @@ pub struct Rules {
     seeds: u8,
     lap_budget: u32,
     sowing: SowRules,
+    /// Olowuka without `play-to-end`: the game ends once a store holds 25.
+    ends_at_25: bool,
 }
 
 impl Rules {
@@ -406,6 +408,7 @@ impl Rules {
             seeds,
             lap_budget: DEFAULT_LAP_BUDGET,
             sowing: SowRules::new(game, options, holes),
+            ends_at_25: game == GameId::Olowuka && !options.has(Opt::PlayToEnd),
         })
     }
 
@@ -482,7 +485,7 @@ impl Rules {
     #[must_use]
     #[inline]
     pub fn ends_at_twenty_five(self, stores: [u8; 2]) -> bool {
-        self.game == GameId::Olowuka && !self.has(Opt::PlayToEnd) && stores.iter().any(|s| *s >= 25)
+        self.ends_at_25 && stores.iter().any(|s| *s >= 25)
     }
 
     /// Whether the game is played in rounds that continue after the first.

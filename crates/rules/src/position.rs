@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::options::{GameId, Opt, Rules};
 use crate::setup::{Setup, SetupError};
 use crate::side::{Dir, Hole, Side};
-use crate::sow::{Board, Sower, Sown, Unending, byte_sum, row_sum};
+use crate::sow::{Board, Sower, Sown, Unending, byte_sum, row_has_seeds, row_sum};
 use crate::trace::{NoTrace, Observer};
 
 /// A move as a record writes it: the hole to empty, and on Olinda Keliya's
@@ -603,7 +603,7 @@ impl Position {
     /// mover's opponent seeds.
     #[inline]
     fn feeds(&self, board: &Board) -> bool {
-        row_sum(board, self.rules.holes(), self.to_move.opposite()) > 0
+        row_has_seeds(board, self.rules.holes(), self.to_move.opposite())
     }
 
     #[inline]

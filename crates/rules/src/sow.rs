@@ -36,10 +36,24 @@ static ROW_MASKS: [[u128; 2]; 8] = {
     table
 };
 
+/// The bytes of `side`'s row of `board`, a board of `n` holes a row, the
+/// others zero, as a little-endian `u128`.
+#[inline]
+fn row_bytes(board: &Board, n: usize, side: Side) -> u128 {
+    u128::from_le_bytes(*board) & ROW_MASKS[n % ROW_MASKS.len()][side.index()]
+}
+
 /// Seeds in `side`'s row of `board`, a board of `n` holes a row.
 #[inline]
 pub(crate) fn row_sum(board: &Board, n: usize, side: Side) -> u32 {
-    byte_sum(u128::from_le_bytes(*board) & ROW_MASKS[n % ROW_MASKS.len()][side.index()])
+    byte_sum(row_bytes(board, n, side))
+}
+
+/// Whether `side`'s row of `board` holds any seed ([`row_sum`] above 0,
+/// without the sum).
+#[inline]
+pub(crate) fn row_has_seeds(board: &Board, n: usize, side: Side) -> bool {
+    row_bytes(board, n, side) != 0
 }
 
 /// What ends a lap, per game.
