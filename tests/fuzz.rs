@@ -627,7 +627,7 @@ fn check_game(game: &GameText, rng: &mut Rng) -> Check {
         return fail("check_text and parse disagree", "");
     }
     // The validator's fast path settles only games the full check finds
-    // valid, and reaches the same game.
+    // valid, and reaches the same game and round ends.
     let quick_options = ReplayOptions {
         trace: false,
         ..options
@@ -637,6 +637,7 @@ fn check_game(game: &GameText, rng: &mut Rng) -> Check {
         let full = checked.replay.as_ref().filter(|_| checked.is_valid());
         let same = full.is_some_and(|r| {
             r.plies == quick.plies
+                && r.round_ends == quick.round_ends
                 && r.game.as_ref().is_some_and(|g| {
                     g.position() == quick.replayed.position()
                         && g.status() == quick.replayed.status()

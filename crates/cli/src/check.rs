@@ -9,7 +9,7 @@ use mancala_notation::{
 };
 use mancala_rules::{
     EndReason, Game, GameId, Move, NoTrace, Options, OptionsError, Outcome, PlayError, PlayReport,
-    Position, Replayer, Rules, Setup, SetupError, Status, Trace,
+    Position, Replayer, RoundEnd, Rules, Setup, SetupError, Status, Trace,
 };
 use serde::Serialize;
 
@@ -50,7 +50,7 @@ pub struct Replay {
     /// Plies replayed successfully.
     pub plies: usize,
     /// Round ends seen while replaying, in order.
-    pub round_ends: Vec<mancala_rules::RoundEnd>,
+    pub round_ends: Vec<RoundEnd>,
     pub problems: Vec<Problem>,
 }
 
@@ -456,16 +456,19 @@ pub struct QuickChecked {
     pub plies: usize,
     /// The game at the end of the record.
     pub replayed: Game,
+    /// The rounds that ended, as [`Replay::round_ends`] lists them.
+    pub round_ends: Vec<RoundEnd>,
     /// The record, when asked for.
     pub parsed: Option<ParsedGame>,
 }
 
 /// The validator's fast path: a game's text read and replayed in one pass,
 /// each move played by a [`Replayer`] as it is read (and the record built
-/// alongside only when `record` asks for it). `Some` only for a valid game that the replayer settles to the end
-/// (a game without rounds or comments, every move one it settles, the
-/// result and termination right): then [`check_text`] would find no
-/// problem and reach the same game. `None` for anything else, valid or
+/// alongside only when `record` asks for it). `Some` only for a valid game
+/// that the replayer settles to the end (no comments, every move one it
+/// settles, every round marker where a round began, the result and
+/// termination right): then [`check_text`] would find no problem and reach
+/// the same game and round ends. `None` for anything else, valid or
 /// not; [`check_text`] then decides, and explains (tested on every fixture
 /// and in the fuzz harness).
 pub fn quick_check(text: &GameText, options: ReplayOptions, record: bool) -> Option<QuickChecked> {
@@ -528,20 +531,34 @@ fn quick_run<R: Recording>(text: &str, options: ReplayOptions, record: R) -> Opt
         setup: None,
         termination: None,
         replayer: None,
+        between: None,
+        markers_due: Vec::new(),
+        round_ends: Vec::new(),
         plies: 0,
         end: None,
     };
     if visit_game(text, &mut quick).ok()?.is_break() {
         return None;
     }
-    let replayed = quick.replayer?.finish().ok()?;
+    let replayed = match (quick.replayer, quick.between) {
+        (Some(replayer), _) => {
+            let (game, report) = replayer.finish().ok()?;
+            if !report.round_ends.is_empty() {
+                quick.markers_due.extend(rounds_begun(&report));
+                quick.round_ends.extend(report.round_ends);
+            }
+            game
+        }
+        (None, between) => between?,
+    };
     let mut problems = Vec::new();
-    check_end(&quick.end?, &replayed, &[], &mut problems);
+    check_end(&quick.end?, &replayed, &quick.markers_due, &mut problems);
     problems.is_empty().then_some(QuickChecked {
         game: quick.game?,
         options: quick.options,
         plies: quick.plies,
         replayed,
+        round_ends: quick.round_ends,
         parsed: quick.record.into_parsed(),
     })
 }
@@ -557,9 +574,64 @@ struct QuickReplay<R> {
     setup: Option<Setup>,
     /// The `Termination` tag's reason and line.
     termination: Option<(EndReason, Range<usize>)>,
+    /// The replay of the round being played; `None` before the movetext,
+    /// and in a match from a round's end to the next round's first move.
     replayer: Option<Replayer>,
+    /// The game at a round's end (the next round set up), until that move.
+    between: Option<Game>,
+    /// Rounds begun whose markers the record still owes, in order.
+    markers_due: Vec<u32>,
+    /// Every round end so far.
+    round_ends: Vec<RoundEnd>,
     plies: usize,
     end: Option<RecordEnd>,
+}
+
+impl<R> QuickReplay<R> {
+    /// Where the record marks a round that no round end has begun yet: the
+    /// round being played must end right here, as the replay finished now
+    /// says. `None` when it does not (or cannot tell).
+    fn end_round(&mut self) -> Option<()> {
+        let (game, report) = self.replayer.take()?.finish().ok()?;
+        if report.round_ends.is_empty() {
+            return None;
+        }
+        self.markers_due.extend(rounds_begun(&report));
+        self.round_ends.extend(report.round_ends);
+        self.between = Some(game);
+        Some(())
+    }
+}
+
+impl<R: Visitor> QuickReplay<R> {
+    /// Any item but a move of the round being replayed: a round marker,
+    /// the next round's first move, or a comment (the full check's).
+    #[cold]
+    #[inline(never)]
+    fn between_rounds(&mut self, item: Item, span: Range<usize>) -> ControlFlow<()> {
+        match item {
+            Item::Round { round } => {
+                if self.markers_due.is_empty() && self.end_round().is_none() {
+                    return ControlFlow::Break(());
+                }
+                if self.markers_due.first() != Some(&round) {
+                    return ControlFlow::Break(());
+                }
+                self.markers_due.remove(0);
+                self.record.item(item, span)
+            }
+            Item::Move { .. } if self.markers_due.is_empty() && self.replayer.is_none() => {
+                match self.between.take().and_then(Replayer::resume) {
+                    Some(resumed) => {
+                        self.replayer = Some(resumed);
+                        self.item(item, span)
+                    }
+                    None => ControlFlow::Break(()),
+                }
+            }
+            Item::Move { .. } | Item::Comment { .. } => ControlFlow::Break(()),
+        }
+    }
 }
 
 impl<R: Visitor> Visitor for QuickReplay<R> {
@@ -570,8 +642,6 @@ impl<R: Visitor> Visitor for QuickReplay<R> {
         value: Range<usize>,
     ) -> ControlFlow<()> {
         match &tag {
-            // Matches of rounds are the full check's alone: no need to read on.
-            TagValue::Game(game) if game.has_rounds() => return ControlFlow::Break(()),
             TagValue::Game(game) => self.game = Some(*game),
             TagValue::Options(options) => self.options = *options,
             TagValue::SetUp(setup) => self.setup = Some(setup.clone()),
@@ -588,7 +658,7 @@ impl<R: Visitor> Visitor for QuickReplay<R> {
         }
         let started = self.game.and_then(|game| {
             let rules = rules_of(game, self.options, self.lap_budget).ok()?;
-            Replayer::new(start_of(self.setup.as_ref(), rules).ok()?)
+            Some(Replayer::new(start_of(self.setup.as_ref(), rules).ok()?))
         });
         self.replayer = started;
         if self.replayer.is_some() {
@@ -600,8 +670,10 @@ impl<R: Visitor> Visitor for QuickReplay<R> {
 
     #[inline(always)]
     fn item(&mut self, item: Item, span: Range<usize>) -> ControlFlow<()> {
+        // A move while a round is being replayed: nearly every item. (No
+        // marker is due then: they are owed only between rounds.)
         let (&Item::Move { mv, captured }, Some(replayer)) = (&item, &mut self.replayer) else {
-            return ControlFlow::Break(());
+            return self.between_rounds(item, span);
         };
         let mover = replayer.position().to_move();
         match replayer.play(mv) {

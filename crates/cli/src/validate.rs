@@ -121,7 +121,7 @@ fn check_game(game: &SourcedGame, settings: &Settings<'_>) -> Checked {
             options: Some(quick.options),
             plies: quick.plies,
             replayed: Some(&quick.replayed),
-            round_ends: &[],
+            round_ends: &quick.round_ends,
             problems: &[],
             record: quick.parsed.as_ref().map(|p| &p.record),
         };

@@ -488,13 +488,16 @@ impl Game {
 
 /// Replays a game's moves with the least bookkeeping, to check records
 /// fast: each move is sown once and reports only the seeds gained. It
-/// settles what nearly every ply of a game without rounds is, a finite move
-/// that [`Game::play`] accepts, and it ends the game at 25 or by repetition
-/// as `Game` does; [`Replayer::finish`] then hands the [`Game`] over,
-/// deciding "cannot move" last. Anything else, an illegal move included,
-/// gives up (`None`): the caller then replays with `Game`, which explains.
-/// Both share every rule: sowing, feeding, the 25, repetition and the ends
-/// are `Game`'s own code.
+/// settles what nearly every ply is, a finite move that [`Game::play`]
+/// accepts, and it ends the game (or round) at 25 or by repetition as
+/// `Game` does; [`Replayer::finish`] then hands the [`Game`] over, deciding
+/// "cannot move" last. Between the rounds of a match the caller finishes
+/// the replay, where the record says a round ended, and resumes it on the
+/// game `Game` made of the round's end and refill ([`Replayer::resume`]).
+/// Anything else, an illegal move included, gives up (`None`): the caller
+/// then replays with `Game`, which explains. Both share every rule: sowing,
+/// feeding, the 25, repetition, the ends and the refills are `Game`'s own
+/// code.
 #[derive(Clone, Debug)]
 pub struct Replayer {
     position: Position,
@@ -502,22 +505,33 @@ pub struct Replayer {
     /// first move).
     lean: Option<Lean>,
     history: History,
-    /// Set once a move ended the game (25 or repetition).
+    /// Set once a move ended the game or round (25 or repetition).
     ended: Option<EndReason>,
 }
 
 impl Replayer {
-    /// A replay from `position`, or `None` for a game of rounds (refills and
-    /// round ends are `Game`'s alone).
+    /// A replay from `position`.
     #[must_use]
-    pub fn new(position: Position) -> Option<Replayer> {
-        if position.rules().game().has_rounds() {
-            return None;
-        }
-        Some(Replayer {
+    pub fn new(position: Position) -> Replayer {
+        Replayer {
             position,
             lean: position.lean(),
             history: History::new(position.repetition_key()),
+            ended: None,
+        }
+    }
+
+    /// The replay of `game` from where it stands (a match's next round,
+    /// say), or `None` once it is over.
+    #[must_use]
+    pub fn resume(game: Game) -> Option<Replayer> {
+        if game.status != Status::Ongoing {
+            return None;
+        }
+        Some(Replayer {
+            position: game.position,
+            lean: game.position.lean(),
+            history: game.history,
             ended: None,
         })
     }
@@ -557,11 +571,13 @@ impl Replayer {
         Some(gained)
     }
 
-    /// The game the moves played so far make: over if a move ended it or if
-    /// the side to move cannot move (the check `Game` makes after every
-    /// move; a move played since settled it for the positions before). An
-    /// error when that cannot be decided within the lap budget.
-    pub fn finish(self) -> Result<Game, PlayError> {
+    /// The game the moves played so far make, with what `Game` would have
+    /// reported of its end after the last move: the game (or round) over if
+    /// a move ended it or if the side to move cannot move (the check `Game`
+    /// makes after every move; a move played since settled it for the
+    /// positions before), and in a match the rounds that followed. An error
+    /// when that cannot be decided within the lap budget.
+    pub fn finish(self) -> Result<(Game, PlayReport), PlayError> {
         let mut game = Game {
             position: self.position,
             history: self.history,
@@ -573,6 +589,6 @@ impl Replayer {
             Some(reason) => game.end_round(reason, &mut report)?,
             None => game.start_round(&mut report, None)?,
         }
-        Ok(game)
+        Ok((game, report))
     }
 }

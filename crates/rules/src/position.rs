@@ -519,8 +519,8 @@ impl Position {
     }
 
     /// What [`Position::play_lean`] needs, worked out once: `None` while a
-    /// direction is due or a hole is closed (neither ever changes in a game
-    /// without rounds once it is so).
+    /// direction is due or a hole is closed (neither changes within a round
+    /// once it is so: holes close only at a refill).
     pub(crate) fn lean(&self) -> Option<Lean> {
         if self.direction_due() || self.closed != 0 {
             return None;
