@@ -272,3 +272,18 @@ fn options_for_new_games_do_not_go_with_records() {
         0
     );
 }
+
+/// A record cut where a round began owes the round's marker: continuing it
+/// writes the marker before the first new move, so the result validates.
+#[test]
+fn continuing_a_record_cut_at_a_round_start_writes_the_marker() {
+    let record = std::fs::read(
+        common::root().join("fixtures/validate/valid-pallankuzhi-cut-at-a-round-start.mgn"),
+    )
+    .unwrap();
+    let out = run("mancala-play", &["--quiet", "--plies", "3", "-"], &record);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("\nR4 1"), "{}", out.stdout);
+    let checked = run("mancala-validate", &["--quiet", "-"], out.stdout.as_bytes());
+    assert_eq!(checked.code, 0, "{}", checked.stderr);
+}

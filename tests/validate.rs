@@ -125,3 +125,19 @@ fn io_and_usage_errors_exit_2() {
     assert_eq!(usage.code, 2);
     assert!(usage.stdout.is_empty());
 }
+
+/// A move refused because what follows it cannot be decided within the lap
+/// budget is still reported as its mover's (the error's position is the
+/// one after the move).
+#[test]
+fn an_undecided_follow_up_names_the_mover() {
+    let record = b"[Game \"pallankuzhi\"]\n[Options \"single-round\"]\n\n1. B+7 a 2. G+6 a+11 *\n";
+    let out = run("mancala-validate", &["--lap-budget", "3", "-"], record);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("illegal move a (ply 2, north to move): move G is undecided"),
+        "{}",
+        out.stderr
+    );
+}

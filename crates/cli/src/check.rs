@@ -9,7 +9,7 @@ use mancala_notation::{
 };
 use mancala_rules::{
     EndReason, Game, GameId, Move, NoTrace, Options, OptionsError, Outcome, PlayError, PlayReport,
-    Position, Replayer, RoundEnd, Rules, Setup, SetupError, Status, Trace,
+    Position, Replayer, RoundEnd, Rules, Setup, SetupError, Side, Status, Trace,
 };
 use serde::Serialize;
 
@@ -51,6 +51,10 @@ pub struct Replay {
     pub plies: usize,
     /// Round ends seen while replaying, in order.
     pub round_ends: Vec<RoundEnd>,
+    /// Rounds begun whose markers the record has not written yet (an
+    /// unfinished record cut where a round began): they come before the
+    /// next move.
+    pub markers_due: Vec<u32>,
     pub problems: Vec<Problem>,
 }
 
@@ -79,12 +83,10 @@ impl Default for ReplayOptions {
 }
 
 /// What the tools say of a move the rules refuse: which move, at which ply
-/// (from 1), whose turn it was and why.
-pub(crate) fn illegal_move(mv: Move, ply: usize, e: &PlayError) -> String {
-    format!(
-        "illegal move {mv} (ply {ply}, {} to move): {e}",
-        e.position.to_move()
-    )
+/// (from 1), whose turn it was (`mover`: the error's position may be the
+/// one after the move, when what follows it cannot be decided) and why.
+pub(crate) fn illegal_move(mv: Move, ply: usize, mover: Side, e: &PlayError) -> String {
+    format!("illegal move {mv} (ply {ply}, {mover} to move): {e}")
 }
 
 fn problem(span: Range<usize>, kind: &'static str, message: impl Into<String>) -> Problem {
@@ -160,6 +162,7 @@ pub fn replay(
         game: None,
         plies: 0,
         round_ends: Vec::new(),
+        markers_due: Vec::new(),
         problems: Vec::new(),
     };
     let rules = match record_rules(parsed, options.lap_budget) {
@@ -280,7 +283,7 @@ pub fn replay(
                         out.problems.push(problem(
                             span,
                             "move",
-                            illegal_move(*mv, out.plies + 1, &e),
+                            illegal_move(*mv, out.plies + 1, before.to_move(), &e),
                         ));
                         stopped = true;
                         break;
@@ -321,6 +324,7 @@ pub fn replay(
         };
         check_end(&end, &game, &markers_due, &mut out.problems);
     }
+    out.markers_due = markers_due;
     out.game = Some(game);
     out
 }

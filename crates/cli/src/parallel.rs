@@ -571,9 +571,19 @@ mod tests {
         .unwrap();
         assert_eq!(written, 20_000);
         for drops in [items, results] {
+            // The reader thread is not joined: it may still hold the last
+            // of the inbox for a moment.
+            let deadline = std::time::Instant::now() + Duration::from_secs(20);
+            while drops.lock().unwrap().iter().sum::<usize>() < 20_000
+                && std::time::Instant::now() < deadline
+            {
+                thread::sleep(Duration::from_millis(1));
+            }
             let [here, elsewhere] = *drops.lock().unwrap();
             assert_eq!(here + elsewhere, 20_000);
-            assert!(here >= 18_000, "{here} of 20000 freed where made");
+            // But for the last window of batches (and those freed while
+            // the reader waited for room), at most a few thousand.
+            assert!(here >= 16_000, "{here} of 20000 freed where made");
         }
     }
 

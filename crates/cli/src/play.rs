@@ -218,9 +218,12 @@ fn play_moves_arg(session: &mut Session, moves: &str) -> Result<(), (Range<usize
     for arg in parsed {
         let mover = session.game.position().to_move();
         let ply = session.plies_total + 1;
-        let report = session
-            .play(arg.mv)
-            .map_err(|e| (arg.span.clone(), check::illegal_move(arg.mv, ply, &e)))?;
+        let report = session.play(arg.mv).map_err(|e| {
+            (
+                arg.span.clone(),
+                check::illegal_move(arg.mv, ply, mover, &e),
+            )
+        })?;
         let gained = report.gained[mover.index()];
         if let Some(claimed) = arg.captured
             && claimed != gained
@@ -657,6 +660,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 Some(check::Replay {
                     game: Some(game_state),
                     plies,
+                    markers_due,
                     ..
                 }),
                 true,
@@ -669,7 +673,13 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 continue;
             };
             let mut seats = seats_for(index).map_err(io::Error::other)?;
-            let mut session = Session::new(game_state, parsed.record, plies);
+            // A record cut where a round began owes its marker: it goes
+            // before the moves added.
+            let mut record = parsed.record;
+            record
+                .items
+                .extend(markers_due.into_iter().map(|round| Item::Round { round }));
+            let mut session = Session::new(game_state, record, plies);
             if tool.play_session(&mut session, &mut seats)? {
                 // The record's players stay; who played on is noted.
                 if session.plies_added > 0 {
