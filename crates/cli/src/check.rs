@@ -544,17 +544,12 @@ fn quick_run<R: Recording>(text: &str, options: ReplayOptions, record: R) -> Opt
     if visit_game(text, &mut quick).ok()?.is_break() {
         return None;
     }
-    let replayed = match (quick.replayer, quick.between) {
-        (Some(replayer), _) => {
-            let (game, report) = replayer.finish().ok()?;
-            if !report.round_ends.is_empty() {
-                quick.markers_due.extend(rounds_begun(&report));
-                quick.round_ends.extend(report.round_ends);
-            }
-            game
-        }
-        (None, between) => between?,
-    };
+    // The round being replayed is finished here; after a last round marker
+    // the game stands where that round ended.
+    if quick.replayer.is_some() {
+        quick.finish_round()?;
+    }
+    let replayed = quick.between.take()?;
     let mut problems = Vec::new();
     check_end(&quick.end?, &replayed, &quick.markers_due, &mut problems);
     problems.is_empty().then_some(QuickChecked {
@@ -581,7 +576,9 @@ struct QuickReplay<R> {
     /// The replay of the round being played; `None` before the movetext,
     /// and in a match from a round's end to the next round's first move.
     replayer: Option<Replayer>,
-    /// The game at a round's end (the next round set up), until that move.
+    /// The game where the replay was last finished: at a round's end (the
+    /// next round set up) until that round's first move resumes it, or at
+    /// the end of the record.
     between: Option<Game>,
     /// Rounds begun whose markers the record still owes, in order.
     markers_due: Vec<u32>,
@@ -592,18 +589,26 @@ struct QuickReplay<R> {
 }
 
 impl<R> QuickReplay<R> {
+    /// Finishes the replay of the round being played into `between`, its
+    /// round ends and the markers they make due noted: whether a round
+    /// ended. `None` when there is no replay, or when "cannot move" cannot
+    /// be decided.
+    fn finish_round(&mut self) -> Option<bool> {
+        let (game, report) = self.replayer.take()?.finish().ok()?;
+        let ended = !report.round_ends.is_empty();
+        if ended {
+            self.markers_due.extend(rounds_begun(&report));
+            self.round_ends.extend(report.round_ends);
+        }
+        self.between = Some(game);
+        Some(ended)
+    }
+
     /// Where the record marks a round that no round end has begun yet: the
     /// round being played must end right here, as the replay finished now
     /// says. `None` when it does not (or cannot tell).
     fn end_round(&mut self) -> Option<()> {
-        let (game, report) = self.replayer.take()?.finish().ok()?;
-        if report.round_ends.is_empty() {
-            return None;
-        }
-        self.markers_due.extend(rounds_begun(&report));
-        self.round_ends.extend(report.round_ends);
-        self.between = Some(game);
-        Some(())
+        self.finish_round()?.then_some(())
     }
 }
 
