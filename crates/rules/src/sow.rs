@@ -586,6 +586,18 @@ impl Sower<'_> {
         if self.bulk && !O::RECORDS {
             return self.sow_bulk(board, stores, start);
         }
+        self.sow_laps(board, stores, start, obs)
+    }
+
+    /// [`Sower::sow`] lap by lap, with cycle detection from the second lap.
+    #[inline(always)]
+    fn sow_laps<O: Observer>(
+        &self,
+        board: Board,
+        stores: [u8; 2],
+        start: u8,
+        obs: &mut O,
+    ) -> Result<Sown, Unending> {
         let mut b = board;
         let mut st = stores;
         // Most moves end with their first lap: no cycle bookkeeping for them.
@@ -615,11 +627,7 @@ impl Sower<'_> {
                 }
             }
         }
-        let (mut b, mut st) = (board, stores);
-        match self.lap(&mut b, &mut st, start, &mut NoTrace) {
-            Step::End => unreachable!("the short loop saw this move relay"),
-            Step::Relay(h) => self.relays(board, stores, start, b, st, h, &mut NoTrace),
-        }
+        self.sow_laps(board, stores, start, &mut NoTrace)
     }
 
     /// Laps [`Sower::sow_bulk`] sows before it hands a move to the loop
