@@ -220,6 +220,15 @@ struct SeenTags<'a> {
 }
 
 impl<'a> SeenTags<'a> {
+    fn new() -> SeenTags<'a> {
+        SeenTags {
+            standard: 0,
+            few: [""; 8],
+            len: 0,
+            more: Vec::new(),
+        }
+    }
+
     /// Adds `name`; `false` when it was there already.
     fn insert(&mut self, name: &'a str) -> bool {
         let bit = match name {
@@ -430,12 +439,7 @@ impl<'a> GameParser<'a> {
 
     fn game<V: Visitor>(mut self, visitor: &mut V) -> Result<ControlFlow<()>, ParseError> {
         let mut result_tag = None;
-        let mut seen = SeenTags {
-            standard: 0,
-            few: [""; 8],
-            len: 0,
-            more: Vec::new(),
-        };
+        let mut seen = SeenTags::new();
         // Tags are read and taken in one pass.
         self.skip_ws();
         let header_start = self.pos();
@@ -953,14 +957,12 @@ fn setup_row(text: &str, base: usize) -> Result<Vec<Option<u32>>, ParseError> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::record::StandardTags;
+
     #[test]
     fn every_standard_tag_has_a_bit_of_its_own() {
-        let mut seen = SeenTags {
-            standard: 0,
-            few: [""; 8],
-            len: 0,
-            more: Vec::new(),
-        };
+        let mut seen = SeenTags::new();
         let names = Record::TYPED_TAGS.iter().chain(&StandardTags::NAMES);
         for name in names.clone() {
             assert!(seen.insert(name), "{name} once");
@@ -970,9 +972,6 @@ mod tests {
         assert_eq!(seen.standard.count_ones() as usize, names.count());
         assert!(seen.saw_game());
     }
-
-    use super::*;
-    use crate::record::StandardTags;
 
     #[test]
     fn setup_round_trip_fields() {
