@@ -364,7 +364,9 @@ impl AlphaBeta {
                 Ok(Played::Endless { .. }) => (*pos, State::Ended(pos.holdings())),
                 Err(_) => continue,
             };
-            let irreversible = next.board_seeds() != pos.board_seeds();
+            let gained = pos.gains_to(next.stores());
+            // Seeds leave the board only into the stores (see `gains_to`).
+            let irreversible = gained != [0, 0];
             let state = match state {
                 State::Ongoing if next.reaches_twenty_five() => State::Ended(next.holdings()),
                 State::Ongoing if repetition && !irreversible => {
@@ -381,7 +383,6 @@ impl AlphaBeta {
                 }
                 state => state,
             };
-            let gained = pos.gains_to(next.stores());
             // A store holds at most 255 seeds: the casts are exact.
             let gained = |s: Side| gained[s.index()] as i32;
             out[n] = Kid {
