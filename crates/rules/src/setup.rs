@@ -76,7 +76,10 @@ impl Setup {
             if closed.iter().any(|c| *c) {
                 if !game.has_rounds() {
                     problems.push(SetupProblem::ClosedHoleInGame { side, game });
-                } else if self.round == 1 {
+                } else if self.round == 1 && rules.plays_rounds() {
+                    // A game of one round may start from any position a
+                    // refill could leave (a study or a puzzle); a match
+                    // starts full.
                     problems.push(SetupProblem::ClosedHoleInRoundOne { side });
                 } else if closed.iter().all(|c| *c) {
                     problems.push(SetupProblem::NoOpenHole { side });
@@ -196,7 +199,7 @@ impl fmt::Display for SetupProblem {
             ),
             SetupProblem::ClosedHoleInRoundOne { side } => write!(
                 f,
-                "{side}'s row has a closed hole in round 1, but every hole is filled when a match starts"
+                "{side}'s row has a closed hole in round 1, but every hole is filled when a match starts (a game of one round, single-round, may start with closed holes)"
             ),
             SetupProblem::StarterWithoutRounds { game } => {
                 write!(f, "a round starter is given, but {game} has no rounds")

@@ -362,19 +362,16 @@ impl Sower<'_> {
     fn lap<O: Observer>(&self, b: &mut Board, st: &mut [u8; 2], start: u8, obs: &mut O) -> Step {
         let seeds = b[start as usize];
         obs.lap_start(self.hole(start), seeds);
-        // Holes emptied during this lap (Rio Kadalis counts a last stone in
-        // one of them as falling into an empty hole).
-        let mut emptied: u16 = 1 << start;
         let last = if self.bulk && !O::RECORDS {
             self.bulk_lap(b, start)
         } else {
             b[start as usize] = 0;
-            match self.drop_each(b, st, start, seeds, &mut emptied, obs) {
+            match self.drop_each(b, st, start, seeds, obs) {
                 Some(last) => last,
                 None => return Step::End,
             }
         };
-        self.decide(b, st, last, emptied, obs)
+        self.decide(b, st, last, obs)
     }
 
     /// Drops the seeds of a lap one by one, taking fours as they are made.
@@ -387,7 +384,6 @@ impl Sower<'_> {
         st: &mut [u8; 2],
         start: u8,
         mut seeds: u8,
-        emptied: &mut u16,
         obs: &mut O,
     ) -> Option<u8> {
         let skip = self.how.skip_origin && self.next(start) != start;
@@ -420,7 +416,6 @@ impl Sower<'_> {
                             return None;
                         }
                         self.take(b, st, pos, self.owner(pos), CaptureKind::FourToOwner, obs);
-                        *emptied |= 1 << pos;
                     }
                 }
             }
@@ -432,28 +427,26 @@ impl Sower<'_> {
     /// `last`, or `None` when the move stops there: the relay rule of each
     /// game, read from the counts alone (`count(i)`: seeds in hole `i`).
     #[inline(always)]
-    fn relay(&self, count: impl Fn(u8) -> u8, last: u8, emptied: u16) -> Option<u8> {
+    fn relay(&self, count: impl Fn(u8) -> u8, last: u8) -> Option<u8> {
         match self.how.lap_rule {
             LapRule::NextHole => {
                 let after = self.next(last);
                 (count(after) > 0).then_some(after)
             }
             LapRule::Olowuka => (count(last) >= 4).then_some(last),
-            LapRule::RioKadalis => (count(last) != 1 && emptied & (1 << last) == 0).then_some(last),
+            // The hole was empty just before the last stone dropped exactly
+            // when that stone is now alone in it, however the hole came to be
+            // empty (never filled, lifted by this lap, or a four taken from it
+            // earlier in the lap): a hole that has received stones since it was
+            // emptied is occupied, as a player's hand finds it.
+            LapRule::RioKadalis => (count(last) != 1).then_some(last),
         }
     }
 
     /// What follows a lap whose last seed fell in `last`.
     #[inline(always)]
-    fn decide<O: Observer>(
-        &self,
-        b: &mut Board,
-        st: &mut [u8; 2],
-        last: u8,
-        emptied: u16,
-        obs: &mut O,
-    ) -> Step {
-        match self.relay(|i| b[slot(i)], last, emptied) {
+    fn decide<O: Observer>(&self, b: &mut Board, st: &mut [u8; 2], last: u8, obs: &mut O) -> Step {
+        match self.relay(|i| b[slot(i)], last) {
             Some(next) => {
                 self.end(last, LapEnd::Relay(self.hole(next)), b, st, obs);
                 Step::Relay(next)
@@ -618,7 +611,7 @@ impl Sower<'_> {
         let mut h = start;
         for laps in 1..=Sower::SHORT_MOVE {
             let last = self.bulk_lap(&mut b, h);
-            match self.relay(|i| b[slot(i)], last, 1 << h) {
+            match self.relay(|i| b[slot(i)], last) {
                 Some(next) => h = next,
                 None => {
                     let mut st = stores;

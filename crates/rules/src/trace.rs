@@ -58,7 +58,7 @@ pub enum LapEnd {
     /// Next-hole games: the hole after the last one is empty, so sowing stops
     /// (any capture beyond it is reported as a [`Capture`]).
     NextEmpty(Hole),
-    /// The last seed fell into an empty hole (or one emptied earlier in the lap).
+    /// The last seed fell into a hole that was empty just before it dropped.
     LandedEmpty(Hole),
     /// Olowuka: the last seed made 2 or 3; a capture chain follows when the
     /// hole is the opponent's.

@@ -6,7 +6,9 @@
 mod common;
 mod reference;
 
-use mancala_rules::{Game, GameId, Move, Position, Rules, Setup, Side, Status};
+use mancala_rules::{
+    Game, GameId, Move, Opt, Options, Played, Position, Replayer, Rules, Setup, Side, Status,
+};
 use proptest::prelude::*;
 
 use common::{
@@ -76,6 +78,91 @@ proptest! {
         let mut tally = [0; 3];
         let result = compare_all_candidates(&pos, &mut tally);
         prop_assert!(result.is_ok(), "{}", result.unwrap_err());
+    }
+}
+
+/// A Rio Kadalis set-up made for long laps: most of the board's stones in
+/// one or two holes, so that laps pass the hole they started from and the
+/// holes whose fours went to their owner, and drop their last stone into
+/// one of them (judged by what it holds just before that stone drops).
+/// Closed holes as a refill leaves them, in a match or a game of one round.
+fn rio_kadalis_long_laps(rng: &mut fastrand::Rng) -> Position {
+    let mut options = Options::new();
+    for opt in [Opt::FiveHoles, Opt::Clockwise, Opt::SingleRound] {
+        if rng.bool() {
+            options = options.with(opt);
+        }
+    }
+    let rules = Rules::new(GameId::RioKadalis, options).unwrap();
+    let n = rules.holes();
+    let total = rules.total_seeds();
+    let mut rows = [vec![Some(0u32); n], vec![Some(0u32); n]];
+    for row in &mut rows {
+        if rng.u8(..3) == 0 {
+            // Rio Kadalis refills from the right: closed holes from the left.
+            for cell in row.iter_mut().take(rng.usize(0..n)) {
+                *cell = None;
+            }
+        }
+    }
+    let open: Vec<(usize, usize)> = (0..2)
+        .flat_map(|s| (0..n).map(move |i| (s, i)))
+        .filter(|&(s, i)| rows[s][i].is_some())
+        .collect();
+    let mut left = total;
+    for _ in 0..rng.usize(1..=2) {
+        let most = left.min(40);
+        if most < 2 * n as u32 {
+            break;
+        }
+        let (s, i) = open[rng.usize(..open.len())];
+        let pile = rng.u32(2 * n as u32..=most);
+        *rows[s][i].as_mut().unwrap() += pile;
+        left -= pile;
+    }
+    for _ in 0..rng.u32(0..=left.min(8)) {
+        let (s, i) = open[rng.usize(..open.len())];
+        *rows[s][i].as_mut().unwrap() += 1;
+        left -= 1;
+    }
+    let south_store = rng.u32(0..=left);
+    let closed = rows.iter().flatten().any(Option::is_none);
+    let [south, north] = rows;
+    let setup = Setup {
+        south,
+        north,
+        stores: [south_store, left - south_store],
+        to_move: if rng.bool() { Side::South } else { Side::North },
+        south_dir: None,
+        round: if closed && rules.plays_rounds() { 2 } else { 1 },
+        round_starter: None,
+    };
+    Position::from_setup(rules, &setup).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Every path that sows a Rio Kadalis move agrees on long laps: the
+    /// traced one (lap by lap, as render draws it) with the reference
+    /// model, the untraced one (`Position::play`), and the validator's
+    /// replay (`Replayer`), on every candidate move.
+    #[test]
+    fn rio_kadalis_long_laps_agree_on_every_path(seed in any::<u64>()) {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let pos = rio_kadalis_long_laps(&mut rng);
+        for mv in pos.candidates().iter() {
+            let agreed = compare_move(&pos, mv);
+            prop_assert!(agreed.is_ok(), "{}", agreed.unwrap_err());
+            let mut replay = Replayer::new(pos);
+            match pos.play(mv) {
+                Ok(Played::Finite { position, .. }) => {
+                    prop_assert!(replay.play(mv).is_some(), "move {} not replayed", mv);
+                    prop_assert_eq!(replay.position(), &position);
+                }
+                _ => prop_assert!(replay.play(mv).is_none()),
+            }
+        }
     }
 }
 

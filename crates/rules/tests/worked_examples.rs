@@ -352,3 +352,79 @@ fn skip_origin_skips_the_lap_start() {
     assert!(taken.is_empty());
     assert_board(&after, "A0 B2 C1 D1 E1 F1 | a1 b1 c1 d1 e1 f1");
 }
+
+/// Rio Kadalis: whether a lap's last stone falls into an empty hole is
+/// judged by what the hole holds just before that stone drops. South plays
+/// A24: the 24th stone falls back into A, which the lap emptied but whose
+/// 12th stone it holds: A's 2 are sown on. The sixth lap passes B (4: to
+/// its owner, South) and ends in C, emptied by the third lap and still
+/// empty when the last stone drops.
+#[test]
+fn rio_kadalis_empty_hole_is_judged_when_the_last_stone_drops() {
+    let (after, taken, laps) = play(
+        Rules::standard(GameId::RioKadalis),
+        "A24 B0 C0 D0 E0 F0 | a0 b0 c0 d0 e0 f0",
+        [12, 12],
+        None,
+        "A",
+    );
+    assert_eq!(
+        laps,
+        vec![
+            ('A', 24, 'A'),
+            ('A', 2, 'C'),
+            ('C', 3, 'F'),
+            ('F', 3, 'c'),
+            ('c', 3, 'f'),
+            ('f', 3, 'C'),
+        ]
+    );
+    assert_eq!(taken, vec![('B', 4, Side::South)]);
+    assert_board(&after, "A1 B0 C1 D3 E3 F0 | a3 b3 c0 d3 e3 f0");
+    assert_eq!(after.stores(), [16, 12]);
+    assert_eq!(after.to_move(), Side::North);
+}
+
+/// The same rule in a five-holes match's second round, North's a to d
+/// closed: North plays e2; the second lap lifts B(12), whose last stone
+/// falls back into B (emptied by that lap, refilled by its sixth stone), so
+/// B's 2 are sown on and the last makes D four: binikh for North. Fours
+/// made on the way (E, C, A) go to their owner, South.
+#[test]
+fn rio_kadalis_a_hole_lifted_by_the_lap_and_refilled_relays() {
+    let rules = rules_with(GameId::RioKadalis, "five-holes");
+    let setup = Setup {
+        south: [1, 11, 2, 1, 3].map(Some).to_vec(),
+        north: vec![None, None, None, None, Some(2)],
+        stores: [20, 0],
+        to_move: Side::North,
+        south_dir: None,
+        round: 2,
+        round_starter: None,
+    };
+    let pos = Position::from_setup(rules, &setup).unwrap();
+    let mut trace = Trace::default();
+    let after = finite(pos.play_traced("e".parse().unwrap(), &mut trace).unwrap());
+    assert_eq!(
+        laps(&trace),
+        vec![('e', 2, 'B'), ('B', 12, 'B'), ('B', 2, 'D')]
+    );
+    let taken: Vec<Taken> = trace
+        .captures()
+        .map(|c| (c.hole.label(), c.seeds, c.taker))
+        .collect();
+    assert_eq!(
+        taken,
+        vec![
+            ('E', 4, Side::South),
+            ('C', 4, Side::South),
+            ('A', 4, Side::South),
+            ('D', 4, Side::North),
+        ]
+    );
+    let got = after.to_setup();
+    assert_eq!(got.south, [0, 0, 1, 0, 1].map(Some).to_vec());
+    assert_eq!(got.north, vec![None, None, None, None, Some(2)]);
+    assert_eq!(got.stores, [32, 4]);
+    assert_eq!(got.to_move, Side::South);
+}

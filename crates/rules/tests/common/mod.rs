@@ -307,14 +307,15 @@ fn short_ref(v: &RefVerdict) -> String {
 }
 
 /// A random valid set-up of `rules`: any board with the right total, closed
-/// holes where refilling leaves them (round games), random stores, random
+/// holes where refilling leaves them (games of rounds), random stores, random
 /// side to move and (Olinda Keliya) random direction state.
 pub fn random_setup(rng: &mut fastrand::Rng, rules: Rules) -> Setup {
     let n = rules.holes();
     let total = rules.total_seeds();
     let mut rows: [Vec<Option<u32>>; 2] = [vec![Some(0); n], vec![Some(0); n]];
-    // Holes are closed only by refilling, so only from round 2 of a match.
-    if rules.plays_rounds() {
+    // Holes are closed by refilling: from round 2 of a match, or in a game
+    // of one round set up as a study.
+    if rules.game().has_rounds() {
         for row in &mut rows {
             if rng.bool() {
                 let closed = rng.usize(0..n);
@@ -367,7 +368,7 @@ pub fn random_setup(rng: &mut fastrand::Rng, rules: Rules) -> Setup {
     } else {
         None
     };
-    let round = if rows.iter().flatten().any(Option::is_none) {
+    let round = if rules.plays_rounds() && rows.iter().flatten().any(Option::is_none) {
         2
     } else {
         1

@@ -210,10 +210,6 @@ impl RefRules {
     ) -> (usize, After) {
         let mut hand = b.holes[from];
         b.holes[from] = 0;
-        // Holes emptied in this lap (Rio Kadalis: a last stone falling into
-        // one of them falls "into an empty hole").
-        let mut emptied = vec![false; 2 * self.holes];
-        emptied[from] = true;
         let mut at = from;
         let mut binikh = false;
         while hand > 0 {
@@ -243,7 +239,6 @@ impl RefRules {
                         } else {
                             let owner = self.owner(at);
                             self.take(b, at, owner, takes);
-                            emptied[at] = true;
                         }
                     }
                 }
@@ -311,7 +306,9 @@ impl RefRules {
                 }
             }
             RefGame::Rio => {
-                if binikh || b.holes[at] == 1 || emptied[at] {
+                // Judged just before the last stone dropped: it is alone now
+                // exactly when the hole was empty then.
+                if binikh || b.holes[at] == 1 {
                     After::Stop
                 } else {
                     After::Relay(at)
