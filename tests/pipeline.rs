@@ -577,3 +577,75 @@ fn verdicts_follow_a_slow_input() {
     assert_eq!(serde_json::from_str::<Value>(&last).unwrap()["index"], 3);
     assert!(wait(&mut child, "mancala-validate").success());
 }
+
+/// The rules fixes of one review, through all three tools: Rio Kadalis's
+/// empty hole judged when the last stone drops, the turn passing after an
+/// endless move under endless-ends-game (and render drawing that game's
+/// board as the move left it), a rightly named direction accepted and left
+/// out canonically, closed holes in a game of one round.
+#[test]
+fn rules_fixes_in_all_three_tools() {
+    let empty = "fixtures/validate/valid-rio-kadalis-empty-hole-at-the-drop.mgn";
+    let endless = "fixtures/validate/endless-ends-game-turn-passes.mgn";
+    let named = "fixtures/validate/valid-direction-named-where-fixed.mgn";
+    let closed = "fixtures/validate/valid-single-round-closed-holes.mgn";
+    let runs: [(&str, Vec<&str>); 10] = [
+        ("mancala-validate", vec!["--format", "json", empty, endless]),
+        (
+            "mancala-render",
+            vec!["--format", "json", "--ply", "1", empty],
+        ),
+        ("mancala-render", vec![endless]),
+        ("mancala-render", vec!["--plies", "..", endless]),
+        ("mancala-play", vec!["--plies", "0", empty]),
+        ("mancala-play", vec!["--plies", "0", endless]),
+        ("mancala-validate", vec![named]),
+        ("mancala-play", vec!["--plies", "0", named]),
+        ("mancala-validate", vec!["--format", "json", closed]),
+        ("mancala-render", vec!["--plies", "1", closed]),
+    ];
+    let mut snapshot = String::new();
+    for (name, args) in runs {
+        let out = run(name, &args, b"");
+        assert_eq!(out.code, 0, "{}", out.snapshot());
+        snapshot.push_str(&format!(
+            "$ {name} {}\n{}\n",
+            args.join(" "),
+            out.snapshot()
+        ));
+    }
+    // The positions rules.md's examples give, in the validator's verdicts.
+    let verdicts = run(
+        "mancala-validate",
+        &["--format", "json", empty, endless],
+        b"",
+    );
+    let positions: Vec<String> = verdicts
+        .stdout
+        .lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            v["position"].as_str().unwrap().to_owned()
+        })
+        .collect();
+    assert!(positions[0].starts_with("N 1,0,1,3,3,0/3,3,0,3,3,0 16-12"));
+    assert!(positions[1].starts_with("S 0,0,1,0,1/x,x,x,x,2 32-4 round=2"));
+    // Render's final board of the game ended by the endless move: as it
+    // was, North to move.
+    let drawn = run("mancala-render", &["--format", "json", endless], b"");
+    let first: serde_json::Value =
+        serde_json::from_str(drawn.stdout.lines().next().unwrap()).unwrap();
+    let board = &first["frames"][0]["board"];
+    assert_eq!(board["south"], serde_json::json!([1, 3, 1, 0, 1, 0]));
+    assert_eq!(board["north"], serde_json::json!([1, 0, 2, 1, 0, 2]));
+    assert_eq!(board["to_move"], "north");
+    // Canonical text drops the direction named where it is fixed.
+    let canonical = run("mancala-validate", &[named], b"");
+    assert!(
+        canonical.stdout.contains("1. E:ccw+6 b *"),
+        "{}",
+        canonical.stdout
+    );
+    assert!(canonical.stdout.contains("1. A *"), "{}", canonical.stdout);
+    insta::assert_snapshot!(snapshot);
+}

@@ -151,9 +151,11 @@ pub fn rounds_begun(report: &PlayReport) -> impl Iterator<Item = u32> + '_ {
 }
 
 /// Replays `parsed`, calling `on_ply` after every legal move, and checks
-/// everything rules.md and the notation say a record must satisfy.
+/// everything the rules and the notation say a record must satisfy. Each
+/// move played is left in `parsed` as the canonical notation writes it (a
+/// rightly named direction that the move does not choose is dropped).
 pub fn replay(
-    parsed: &ParsedGame,
+    parsed: &mut ParsedGame,
     options: ReplayOptions,
     mut on_ply: impl FnMut(&Ply<'_>),
 ) -> Replay {
@@ -206,6 +208,8 @@ pub fn replay(
     let mut trace = Trace::default();
     // Set when an error stops the replay; annotation errors do not.
     let mut stopped = false;
+    // Moves played that the canonical notation writes otherwise.
+    let mut respelled = Vec::new();
     for (index, item) in record.items.iter().enumerate() {
         let span = parsed.spans.items.get(index).cloned().unwrap_or(0..0);
         match item {
@@ -290,6 +294,10 @@ pub fn replay(
                     }
                 };
                 out.plies += 1;
+                let canonical = before.canonical_move(*mv);
+                if canonical != *mv {
+                    respelled.push((index, canonical));
+                }
                 let mover = before.to_move();
                 if let Some(claimed) = captured {
                     let gained = report.gained[mover.index()];
@@ -306,7 +314,7 @@ pub fn replay(
                 on_ply(&Ply {
                     item: index,
                     number: out.plies,
-                    mv: *mv,
+                    mv: canonical,
                     before: &before,
                     after: game.position(),
                     report: &report,
@@ -323,6 +331,11 @@ pub fn replay(
             termination_span: parsed.spans.tag("Termination"),
         };
         check_end(&end, &game, &markers_due, &mut out.problems);
+    }
+    for (index, canonical) in respelled {
+        if let Item::Move { mv, .. } = &mut parsed.record.items[index] {
+            *mv = canonical;
+        }
     }
     out.markers_due = markers_due;
     out.game = Some(game);
@@ -442,7 +455,8 @@ pub fn check_parsed(
     options: ReplayOptions,
     on_ply: impl FnMut(&Ply<'_>),
 ) -> Checked {
-    let replay = replay(&parsed, options, on_ply);
+    let mut parsed = parsed;
+    let replay = replay(&mut parsed, options, on_ply);
     let problems = replay.problems.clone();
     Checked {
         parsed: Some(parsed),

@@ -156,10 +156,11 @@ impl Session {
     /// markers to the record.
     fn play(&mut self, mv: Move) -> Result<PlayReport, PlayError> {
         let mover = self.game.position().to_move();
+        let canonical = self.game.position().canonical_move(mv);
         let report = self.game.play(mv)?;
         let gained = report.gained[mover.index()];
         self.record.items.push(Item::Move {
-            mv,
+            mv: canonical,
             captured: (gained > 0).then_some(gained),
         });
         for round in check::rounds_begun(&report) {

@@ -304,11 +304,15 @@ fn frames_of(
     match selection {
         Selection::Final => {
             // A game that ended on a move is drawn as that move left the
-            // board, before each side took its row's seeds: the score line
-            // says what they came to.
+            // board (an endless one under `endless-ends-game`: as it was),
+            // before each side took its row's seeds: the score line says
+            // what they came to.
             let shown = match last_ply {
                 Some((before, mv, true)) => match before.play(mv) {
-                    Ok(mancala_rules::Played::Finite { position, .. }) => position,
+                    Ok(
+                        mancala_rules::Played::Finite { position, .. }
+                        | mancala_rules::Played::Endless { position, .. },
+                    ) => position,
                     _ => *game.position(),
                 },
                 _ => *game.position(),

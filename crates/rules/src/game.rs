@@ -361,9 +361,15 @@ impl Game {
         };
         let mut report = PlayReport::default();
         match played {
-            Played::Endless { .. } => {
+            Played::Endless { position, .. } => {
                 report.endless = true;
-                self.end_round_or_undo(EndReason::EndlessMove, &mut report)?;
+                // Ending the round can still fail (an undecided move at the
+                // next round's start): the move is then refused whole, and
+                // the game stays as it was.
+                let mut ended = self.clone();
+                ended.position = position;
+                ended.end_round(EndReason::EndlessMove, &mut report)?;
+                *self = ended;
             }
             Played::Finite { position, laps } => {
                 // Decide "cannot move" before changing anything, so that an
@@ -410,19 +416,6 @@ impl Game {
             }
         }
         Ok(report)
-    }
-
-    /// [`Game::end_round`] on a copy, kept only if it succeeds, so that a
-    /// refused move leaves the game as it was.
-    fn end_round_or_undo(
-        &mut self,
-        reason: EndReason,
-        report: &mut PlayReport,
-    ) -> Result<(), PlayError> {
-        let mut ended = self.clone();
-        ended.end_round(reason, report)?;
-        *self = ended;
-        Ok(())
     }
 
     /// Ends the current round (or the game), then starts the next round of a

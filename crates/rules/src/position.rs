@@ -419,15 +419,33 @@ impl Position {
             Some(0) => return Err(PlayErrorKind::EmptyHole { hole }),
             Some(_) => {}
         }
-        match (self.direction_due(), mv.dir) {
-            (true, Some(dir)) => Ok(dir),
-            (true, None) => Err(PlayErrorKind::DirectionRequired { hole }),
-            (false, Some(_)) => Err(PlayErrorKind::DirectionNotAllowed {
+        if self.direction_due() {
+            return mv.dir.ok_or(PlayErrorKind::DirectionRequired { hole });
+        }
+        let sows = self.dir_of(self.to_move).unwrap_or(Dir::Ccw);
+        match mv.dir {
+            // A careful recorder may write the direction a move cannot
+            // choose: right, it is accepted (and left out canonically).
+            None => Ok(sows),
+            Some(given) if given == sows => Ok(sows),
+            Some(given) => Err(PlayErrorKind::DirectionNotAllowed {
                 hole,
+                given,
+                sows,
                 game: self.rules.game(),
                 chosen_already: self.rules.chooses_direction(),
             }),
-            (false, None) => Ok(self.dir_of(self.to_move).unwrap_or(Dir::Ccw)),
+        }
+    }
+
+    /// `mv` as the canonical notation writes it here: with a direction only
+    /// where the move chooses one.
+    #[must_use]
+    pub fn canonical_move(&self, mv: Move) -> Move {
+        if self.direction_due() {
+            mv
+        } else {
+            Move::new(mv.hole)
         }
     }
 
@@ -613,7 +631,7 @@ impl Position {
 
     /// Plays `mv`, recording its steps into `obs`. An endless move is an
     /// error unless the rules have `endless-ends-game`; then it is returned as
-    /// [`Played::Endless`] and the board stays as it was.
+    /// [`Played::Endless`]: the board stays as it was, the turn passes.
     pub fn play_traced<O: Observer>(&self, mv: Move, obs: &mut O) -> Result<Played, PlayError> {
         let verdict = self.verdict_traced(mv, obs)?;
         self.judge(mv, verdict)
@@ -644,7 +662,12 @@ impl Position {
                 cycle,
             } => {
                 if self.rules.has(Opt::EndlessEndsGame) {
+                    // The board stays as it was; the turn passes as after
+                    // any move.
+                    let mut position = *self;
+                    position.to_move = self.to_move.opposite();
                     Ok(Played::Endless {
+                        position,
                         first_repeat,
                         cycle,
                     })
@@ -834,8 +857,9 @@ pub enum Played {
         laps: u64,
     },
     /// An endless move under `endless-ends-game`: the game (or round) ends
-    /// with the board as it was.
+    /// in `position`, the board as it was with the other player to move.
     Endless {
+        position: Position,
         first_repeat: u64,
         cycle: u64,
     },
@@ -862,8 +886,11 @@ pub enum PlayErrorKind {
     DirectionRequired {
         hole: Hole,
     },
+    /// The move names a direction other than the one it sows in.
     DirectionNotAllowed {
         hole: Hole,
+        given: Dir,
+        sows: Dir,
         game: GameId,
         /// The game has a direction choice, made already by the first move.
         chosen_already: bool,
@@ -906,24 +933,20 @@ impl fmt::Display for PlayErrorKind {
             }
             PlayErrorKind::DirectionNotAllowed {
                 hole,
+                given,
+                sows,
                 game,
                 chosen_already,
             } => {
                 if *chosen_already {
                     write!(
                         f,
-                        "move {hole} names a direction, but only the first move of {game} chooses one"
+                        "{hole} sows {sows}, not {given} (only the first move of {game} chooses a direction)"
                     )
                 } else if *game == GameId::OlindaKeliya {
-                    write!(
-                        f,
-                        "move {hole} names a direction, but with same-direction both sides sow ccw"
-                    )
+                    write!(f, "with same-direction both sides sow {sows}, not {given}")
                 } else {
-                    write!(
-                        f,
-                        "move {hole} names a direction, but {game} has no direction to choose"
-                    )
+                    write!(f, "{game} sows {sows} here, not {given}")
                 }
             }
             PlayErrorKind::Endless {

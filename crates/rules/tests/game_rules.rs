@@ -225,7 +225,8 @@ fn twenty_five_ends_the_game_and_the_rows_still_count() {
 }
 
 /// Under endless-ends-game an endless move is legal and ends the game (in
-/// round play the round) at once, with the board as it was before it.
+/// round play the round) at once, with the board as it was before it and
+/// the other player to move.
 #[test]
 fn endless_ends_game_ends_with_the_board_as_before() {
     let mut games_checked = [0; 3];
@@ -238,7 +239,19 @@ fn endless_ends_game_ends_with_the_board_as_before() {
             "{}",
             case.line
         );
-        assert!(matches!(pos.play(case.mv).unwrap(), Played::Endless { .. }));
+        // The board stays as it was; the turn passes as after any move.
+        let Played::Endless { position, .. } = pos.play(case.mv).unwrap() else {
+            panic!("{}: not endless", case.line);
+        };
+        assert_eq!(position.to_setup().south, pos.to_setup().south);
+        assert_eq!(position.to_setup().north, pos.to_setup().north);
+        assert_eq!(position.stores(), pos.stores());
+        assert_eq!(
+            position.to_move(),
+            pos.to_move().opposite(),
+            "{}",
+            case.line
+        );
         let (mut game, start) = Game::new(pos).unwrap();
         if start.outcome.is_some() || !start.round_ends.is_empty() {
             continue;
@@ -265,6 +278,7 @@ fn endless_ends_game_ends_with_the_board_as_before() {
         } else {
             let outcome = report.outcome.unwrap();
             assert_eq!(outcome.reason, EndReason::EndlessMove, "{}", case.line);
+            assert_eq!(game.position().to_move(), pos.to_move().opposite());
             assert_eq!(outcome.score, holdings, "{}", case.line);
             games_checked[0] += 1;
         }
@@ -426,15 +440,30 @@ fn the_first_move_must_name_a_direction_and_later_moves_must_not() {
     let after = finite(start.play(mv("E:ccw")).unwrap());
     assert!(!after.direction_due());
     assert_eq!(after.candidates().len(), 4);
-    let err = after.play(mv("a:cw")).unwrap_err();
-    assert!(matches!(
+    // North sows the other way (cw): naming that is accepted, and the
+    // canonical notation leaves it out; naming ccw is an error that says
+    // which way the move sows.
+    let err = after.play(mv("a:ccw")).unwrap_err();
+    assert_eq!(
         err.kind,
         PlayErrorKind::DirectionNotAllowed {
+            hole: Hole::new(Side::North, 0),
+            given: Dir::Ccw,
+            sows: Dir::Cw,
             game: GameId::OlindaKeliya,
-            ..
+            chosen_already: true,
         }
-    ));
-    assert!(after.play(mv("a")).is_ok());
+    );
+    assert_eq!(
+        err.to_string(),
+        "a sows cw, not ccw (only the first move of olinda-keliya chooses a direction)"
+    );
+    assert_eq!(
+        after.play(mv("a:cw")).unwrap(),
+        after.play(mv("a")).unwrap()
+    );
+    assert_eq!(after.canonical_move(mv("a:cw")), mv("a"));
+    assert_eq!(start.canonical_move(mv("E:ccw")), mv("E:ccw"));
 }
 
 #[test]
@@ -451,7 +480,18 @@ fn other_games_and_same_direction_take_no_direction() {
         let start = Position::new(rules(game, options));
         assert!(!start.direction_due());
         assert!(start.candidates().iter().all(|m| m.dir.is_none()));
-        let err = start.play(mv("A:ccw")).unwrap_err();
+        // The direction the game sows in may be named; the other may not.
+        let (right, wrong) = match start.dir_of(Side::South) {
+            Some(Dir::Cw) => ("A:cw", "A:ccw"),
+            _ => ("A:ccw", "A:cw"),
+        };
+        assert_eq!(
+            start.play(mv(right)).unwrap(),
+            start.play(mv("A")).unwrap(),
+            "{game}"
+        );
+        assert_eq!(start.canonical_move(mv(right)), mv("A"));
+        let err = start.play(mv(wrong)).unwrap_err();
         assert!(
             matches!(err.kind, PlayErrorKind::DirectionNotAllowed { .. }),
             "{game}: {err}"

@@ -234,7 +234,7 @@ pub fn lap_frames(before: &Position, mv: Move, max_laps: usize) -> Result<Vec<Fr
         MoveResult::Endless {
             first_repeat,
             cycle,
-            legal,
+            ends_in,
         } => {
             let last = frames
                 .last_mut()
@@ -245,7 +245,7 @@ pub fn lap_frames(before: &Position, mv: Move, max_laps: usize) -> Result<Vec<Fr
                 ));
             }
             last.heading.push(endless_note(first_repeat, cycle));
-            last.heading.push(endless_verdict(game, legal));
+            last.heading.push(endless_verdict(game, ends_in.is_some()));
         }
     }
     Ok(frames)
@@ -289,7 +289,7 @@ pub fn ply_frame(before: &Position, mv: Move, number: usize) -> Result<Frame, Pl
         MoveResult::Endless {
             first_repeat,
             cycle,
-            legal: true,
+            ends_in: Some(position),
         } => Frame {
             kind: FrameKind::Ply { number, mv },
             heading: vec![
@@ -297,7 +297,7 @@ pub fn ply_frame(before: &Position, mv: Move, number: usize) -> Result<Frame, Pl
                 endless_note(first_repeat, cycle),
                 endless_verdict(before.rules().game(), true),
             ],
-            board: Board::of(before),
+            board: Board::of(&position),
             highlights: Highlights {
                 lifted: Some(mv.hole),
                 ..Highlights::NONE
@@ -307,7 +307,7 @@ pub fn ply_frame(before: &Position, mv: Move, number: usize) -> Result<Frame, Pl
         MoveResult::Endless {
             first_repeat,
             cycle,
-            legal: false,
+            ends_in: None,
         } => {
             return Err(PlayError {
                 kind: PlayErrorKind::Endless {
@@ -331,8 +331,10 @@ enum MoveResult {
     Endless {
         first_repeat: u64,
         cycle: u64,
-        /// Legal (and game-ending) under `endless-ends-game`.
-        legal: bool,
+        /// Under `endless-ends-game` the move is legal and ends the game
+        /// (or round) in this position: the board as it was, the other
+        /// side to move. `None`: the move is illegal.
+        ends_in: Option<Position>,
     },
 }
 
@@ -358,12 +360,13 @@ fn record(
     let result = match before.play_traced(mv, &mut recorder) {
         Ok(Played::Finite { position, laps }) => MoveResult::Finite { position, laps },
         Ok(Played::Endless {
+            position,
             first_repeat,
             cycle,
         }) => MoveResult::Endless {
             first_repeat,
             cycle,
-            legal: true,
+            ends_in: Some(position),
         },
         Err(PlayError {
             kind:
@@ -376,7 +379,7 @@ fn record(
         }) => MoveResult::Endless {
             first_repeat,
             cycle,
-            legal: false,
+            ends_in: None,
         },
         Err(error) => return Err(error),
     };
