@@ -31,7 +31,7 @@
 //! | variable | meaning |
 //! |---|---|
 //! | `MANCALA_FUZZ_SECONDS` | time budget (default 3) |
-//! | `MANCALA_FUZZ_SEED` | seed of the run (default: from the clock; printed) |
+//! | `MANCALA_FUZZ_SEED` | seed of the run: a number, or `random` for one from the clock (default: [`DEFAULT_SEED`]; printed) |
 //! | `MANCALA_FUZZ_CASE` | run only the case with this case seed (printed with findings) |
 //! | `MANCALA_FUZZ_FILE` | run the byte checks on this file only |
 //! | `MANCALA_FUZZ_OUT` | where findings are written (default `target/tmp/fuzz-findings`) |
@@ -1519,11 +1519,48 @@ fn env_f64(name: &str, default: f64) -> f64 {
 }
 
 fn env_u64(name: &str) -> Option<u64> {
-    std::env::var(name).ok().and_then(|v| {
-        let v = v.trim();
-        v.strip_prefix("0x")
-            .map_or_else(|| v.parse().ok(), |hex| u64::from_str_radix(hex, 16).ok())
-    })
+    std::env::var(name).ok().and_then(|v| parse_u64(&v))
+}
+
+/// A number as the environment variables take it: decimal, or hex after `0x`.
+fn parse_u64(v: &str) -> Option<u64> {
+    let v = v.trim();
+    v.strip_prefix("0x")
+        .map_or_else(|| v.parse().ok(), |hex| u64::from_str_radix(hex, 16).ok())
+}
+
+/// The run's seed when `MANCALA_FUZZ_SEED` does not name one, so that
+/// `cargo test` tries the same cases on every run (as many of them as its
+/// time budget reaches); CI's seed too.
+const DEFAULT_SEED: u64 = 20_261_130;
+
+/// The run's seed from `MANCALA_FUZZ_SEED`'s value: unset or empty, the
+/// default; `random`, one from the clock (a long run's choice); else a
+/// number. Anything else is an error rather than a silent clock seed.
+fn run_seed(value: Option<&str>) -> Result<u64, String> {
+    match value.map(str::trim) {
+        None | Some("") => Ok(DEFAULT_SEED),
+        Some("random") => Ok(std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)),
+        Some(v) => parse_u64(v)
+            .ok_or_else(|| format!("MANCALA_FUZZ_SEED={v}: neither a number nor `random`")),
+    }
+}
+
+#[test]
+fn the_fuzz_seed_is_fixed_unless_asked_for_a_random_one() {
+    assert_eq!(run_seed(None), Ok(DEFAULT_SEED));
+    assert_eq!(run_seed(Some("")), Ok(DEFAULT_SEED));
+    assert_eq!(run_seed(Some("42")), Ok(42));
+    assert_eq!(run_seed(Some("0x2a")), Ok(42));
+    assert!(run_seed(Some("clock")).is_err());
+    // Two clock seeds a moment apart differ, and neither is the default.
+    let a = run_seed(Some("random")).unwrap();
+    std::thread::sleep(Duration::from_millis(2));
+    let b = run_seed(Some(" random ")).unwrap();
+    assert_ne!(a, b);
+    assert_ne!(a, DEFAULT_SEED);
 }
 
 fn root() -> PathBuf {
@@ -1666,11 +1703,8 @@ fn guarded_rules(rng: &mut Rng) -> Result<Option<String>, Fail> {
 fn fuzz() {
     install_panic_hook();
     let seconds = env_f64("MANCALA_FUZZ_SECONDS", 3.0);
-    let seed = env_u64("MANCALA_FUZZ_SEED").unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64)
-    });
+    let seed = run_seed(std::env::var("MANCALA_FUZZ_SEED").ok().as_deref())
+        .unwrap_or_else(|e| panic!("{e}"));
     let out = out_dir();
     let slow = Duration::from_secs_f64(env_f64("MANCALA_FUZZ_SLOW", 30.0));
     let files = corpus_files();
