@@ -117,6 +117,31 @@ fn the_play_examples_of_the_help_run() {
     assert!(ran >= 3, "only {ran} examples ran of {examples:?}");
 }
 
+/// Help wraps to the terminal's width (`COLUMNS` stands in for a terminal
+/// here), and to 100 columns when there is none.
+#[test]
+fn help_wraps_to_the_terminal() {
+    for tool in ["mancala-play", "mancala-validate", "mancala-render"] {
+        for flag in ["-h", "--help"] {
+            for (columns, width) in [(None, 100), (Some("60"), 60)] {
+                let mut cmd = command(tool, &[flag]);
+                if let Some(columns) = columns {
+                    cmd.env("COLUMNS", columns);
+                }
+                let out = cmd.output().unwrap();
+                let help = String::from_utf8(out.stdout).unwrap();
+                assert!(help.lines().count() > 10, "{tool} {flag}: {help}");
+                for line in help.lines() {
+                    assert!(
+                        line.chars().count() <= width,
+                        "{tool} {flag} (COLUMNS={columns:?}): a line wider than {width}:\n{line}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn help_and_version_that_cannot_be_written_exit_2() {
     let Ok(full) = fs::OpenOptions::new().write(true).open("/dev/full") else {

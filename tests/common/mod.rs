@@ -39,14 +39,20 @@ impl Run {
 }
 
 /// A tool as a user runs it, from the workspace root, with neither the
-/// caller's backtrace setting nor `NO_COLOR`.
+/// caller's backtrace setting, nor the colour variables, nor `COLUMNS`
+/// (help wraps to it).
 pub fn command(name: &str, args: &[&str]) -> Command {
     let mut command = Command::new(bin(name));
-    command
-        .args(args)
-        .current_dir(root())
-        .env_remove("RUST_BACKTRACE")
-        .env_remove("NO_COLOR");
+    command.args(args).current_dir(root());
+    for variable in [
+        "RUST_BACKTRACE",
+        "NO_COLOR",
+        "CLICOLOR",
+        "CLICOLOR_FORCE",
+        "COLUMNS",
+    ] {
+        command.env_remove(variable);
+    }
     command
 }
 
