@@ -141,3 +141,31 @@ fn an_undecided_follow_up_names_the_mover() {
         out.stderr
     );
 }
+
+/// Colour follows `--color`, then the environment's conventions: stderr is
+/// a pipe here, so only `CLICOLOR_FORCE` (or `--color always`) colours it,
+/// and `NO_COLOR` or `--color never` wins over the force.
+#[test]
+fn colour_follows_the_flag_and_the_environment() {
+    let coloured = |args: &[&str], env: &[(&str, &str)]| {
+        let mut cmd = common::command("mancala-validate", args);
+        cmd.arg("fixtures/validate/mixed-stream.mgn");
+        cmd.envs(env.iter().copied());
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains("error:"), "{stderr}");
+        stderr.contains('\x1b')
+    };
+    assert!(!coloured(&[], &[]));
+    assert!(!coloured(&[], &[("CLICOLOR", "1")]));
+    assert!(coloured(&[], &[("CLICOLOR_FORCE", "1")]));
+    assert!(coloured(&[], &[("CLICOLOR_FORCE", "1"), ("TERM", "dumb")]));
+    assert!(!coloured(&[], &[("CLICOLOR_FORCE", "0")]));
+    assert!(!coloured(
+        &[],
+        &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]
+    ));
+    assert!(!coloured(&["--color", "never"], &[("CLICOLOR_FORCE", "1")]));
+    assert!(coloured(&["--color", "always"], &[("NO_COLOR", "1")]));
+}

@@ -1,6 +1,7 @@
 //! Writing to stdout and stderr the way every tool must: locked, buffered,
 //! a broken pipe a quiet success, and the exit codes 0 / 1 / 2.
 
+use std::ffi::OsString;
 use std::io::{self, BufWriter, IsTerminal, StdoutLock, Write};
 use std::process::ExitCode;
 
@@ -88,7 +89,8 @@ pub fn main<T: clap::Parser>(run: fn(&T) -> io::Result<u8>) -> ExitCode {
 /// `--color auto|always|never`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ColorChoice {
-    /// Colour when the stream is a terminal and `NO_COLOR` is unset or empty.
+    /// Colour a terminal, unless `NO_COLOR` is set, `CLICOLOR=0` or
+    /// `TERM=dumb`; `CLICOLOR_FORCE` (not `0`) colours even a pipe.
     #[default]
     Auto,
     Always,
@@ -99,21 +101,36 @@ impl ColorChoice {
     /// Whether to colour stdout.
     #[must_use]
     pub fn for_stdout(self) -> bool {
-        self.resolve(io::stdout().is_terminal())
+        self.resolve(io::stdout().is_terminal(), |name| std::env::var_os(name))
     }
 
     /// Whether to colour stderr.
     #[must_use]
     pub fn for_stderr(self) -> bool {
-        self.resolve(io::stderr().is_terminal())
+        self.resolve(io::stderr().is_terminal(), |name| std::env::var_os(name))
     }
 
-    fn resolve(self, terminal: bool) -> bool {
+    /// The decision, from whether the stream is a terminal and the
+    /// environment `var` reads. The flag beats the environment; under
+    /// `auto` the variables rank as the conventions (and clap's own error
+    /// messages, through anstream) have them: `NO_COLOR` above
+    /// `CLICOLOR_FORCE`, which overrides the terminal test, `CLICOLOR=0`
+    /// and `TERM=dumb`. Empty values count as unset.
+    fn resolve(self, terminal: bool, var: impl Fn(&str) -> Option<OsString>) -> bool {
+        let set = |name: &str| var(name).filter(|v| !v.is_empty());
         match self {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
             ColorChoice::Auto => {
-                terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                if set("NO_COLOR").is_some() {
+                    false
+                } else if set("CLICOLOR_FORCE").is_some_and(|v| v != "0") {
+                    true
+                } else {
+                    terminal
+                        && set("CLICOLOR").is_none_or(|v| v != "0")
+                        && set("TERM").is_none_or(|v| v != "dumb")
+                }
             }
         }
     }
@@ -126,4 +143,56 @@ pub enum Format {
     Text,
     /// One JSON object per line (NDJSON).
     Json,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `auto`'s decision for a terminal or not, under these variables.
+    fn auto(terminal: bool, env: &[(&str, &str)]) -> bool {
+        ColorChoice::Auto.resolve(terminal, |name| {
+            env.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| OsString::from(v))
+        })
+    }
+
+    #[test]
+    fn auto_colours_a_terminal_unless_the_environment_says_no() {
+        assert!(auto(true, &[]));
+        assert!(auto(true, &[("TERM", "xterm-256color"), ("CLICOLOR", "1")]));
+        assert!(!auto(false, &[]));
+        assert!(!auto(true, &[("NO_COLOR", "1")]));
+        assert!(auto(true, &[("NO_COLOR", "")]), "empty counts as unset");
+        assert!(!auto(true, &[("CLICOLOR", "0")]));
+        assert!(!auto(true, &[("TERM", "dumb")]));
+        assert!(!auto(true, &[("TERM", "dumb"), ("CLICOLOR", "1")]));
+        assert!(!auto(false, &[("CLICOLOR", "1")]), "CLICOLOR is no force");
+    }
+
+    #[test]
+    fn clicolor_force_colours_anything_but_loses_to_no_color() {
+        for env in [
+            &[("CLICOLOR_FORCE", "1")][..],
+            &[("CLICOLOR_FORCE", "1"), ("TERM", "dumb")],
+            &[("CLICOLOR_FORCE", "yes"), ("CLICOLOR", "0")],
+        ] {
+            assert!(auto(false, env), "{env:?}");
+        }
+        assert!(!auto(false, &[("CLICOLOR_FORCE", "0")]));
+        assert!(!auto(false, &[("CLICOLOR_FORCE", "")]));
+        assert!(!auto(true, &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]));
+    }
+
+    #[test]
+    fn the_flag_beats_the_environment() {
+        let env = |name: &str| match name {
+            "NO_COLOR" | "CLICOLOR_FORCE" => Some(OsString::from("1")),
+            "TERM" => Some(OsString::from("dumb")),
+            _ => None,
+        };
+        assert!(ColorChoice::Always.resolve(false, env));
+        assert!(!ColorChoice::Never.resolve(true, |_| Some(OsString::from("1"))));
+    }
 }
