@@ -169,3 +169,33 @@ fn colour_follows_the_flag_and_the_environment() {
     assert!(!coloured(&["--color", "never"], &[("CLICOLOR_FORCE", "1")]));
     assert!(coloured(&["--color", "always"], &[("NO_COLOR", "1")]));
 }
+
+/// `--quiet` keeps its word: nothing on stdout, the verdict in the exit
+/// status; with `--format json`, whose verdicts are stdout's, it is a usage
+/// error instead of either promise broken.
+#[test]
+fn quiet_writes_nothing_to_stdout_and_refuses_json() {
+    let file = "fixtures/validate/mixed-stream.mgn";
+    let quiet = run("mancala-validate", &["-q", file], b"");
+    assert_eq!(quiet.code, 1);
+    assert_eq!(quiet.stdout, "");
+    assert!(
+        quiet.stderr.contains("error: illegal move"),
+        "{}",
+        quiet.stderr
+    );
+    assert!(!quiet.stderr.contains("checked "), "{}", quiet.stderr);
+    for args in [["-q", "--format", "json"], ["--format", "json", "--quiet"]] {
+        let out = run("mancala-validate", &[&args[..], &[file]].concat(), b"");
+        assert_eq!(out.code, 2, "{args:?}");
+        assert_eq!(out.stdout, "", "{args:?}");
+        assert!(
+            out.stderr.contains("--quiet") && out.stderr.contains("--format json"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+    let json = run("mancala-validate", &["--format", "json", file], b"");
+    assert_eq!(json.code, 1);
+    assert!(json.stdout.lines().count() > 1, "{}", json.stdout);
+}

@@ -36,7 +36,9 @@ pub struct Args {
     /// Write each valid game's own text instead of its canonical form.
     #[arg(long, conflicts_with = "format")]
     pub keep_text: bool,
-    /// Write nothing to stdout and no summary; errors still go to stderr.
+    /// Write nothing to stdout and no summary; errors still go to stderr,
+    /// and the exit status tells. Not with `--format json`, whose verdicts
+    /// are stdout's.
     #[arg(short, long)]
     pub quiet: bool,
     /// Colour the error reports.
@@ -237,6 +239,15 @@ fn write_checked(game: &SourcedGame, settings: &Settings<'_>, findings: &Finding
 pub fn run(args: &Args) -> io::Result<u8> {
     if crate::meta::handle::<Args>(&args.meta)? {
         return Ok(EXIT_OK);
+    }
+    if args.quiet && args.format == Format::Json {
+        // Either choice would break a promise: -q's "nothing on stdout",
+        // or the verdicts asked for.
+        output::error_line(
+            "error: --quiet writes nothing to stdout, where --format json writes its verdicts: \
+             use one or the other",
+        );
+        return Ok(EXIT_FAILURE);
     }
     let names = input::inputs(&args.files);
     let settings = Settings {
