@@ -117,6 +117,33 @@ fn the_play_examples_of_the_help_run() {
     assert!(ran >= 3, "only {ran} examples ran of {examples:?}");
 }
 
+/// What a user of an installed binary reads stands alone: neither help nor
+/// man page sends them to a file of the source tree.
+#[test]
+fn help_and_man_pages_explain_in_place() {
+    for tool in ["mancala-play", "mancala-validate", "mancala-render"] {
+        for flag in ["-h", "--help", "--man"] {
+            let out = run(tool, &[flag], b"");
+            assert_eq!(out.code, 0, "{tool} {flag}");
+            for pointer in [".md", "spec/", "shared", "seeds/"] {
+                assert!(
+                    !out.stdout.contains(pointer),
+                    "{tool} {flag} points at `{pointer}`:\n{}",
+                    out.stdout
+                );
+            }
+        }
+    }
+    // The option words are listed where the flag is.
+    let help = run("mancala-play", &["--help"], b"").stdout;
+    assert!(help.contains("five-holes [rio-kadalis]"), "{help}");
+    let page = run("mancala-render", &["--man"], b"").stdout;
+    assert!(
+        page.contains("series\\-capture [olinda\\-keliya]"),
+        "{page}"
+    );
+}
+
 /// Help wraps to the terminal's width (`COLUMNS` stands in for a terminal
 /// here), and to 100 columns when there is none.
 #[test]

@@ -1,9 +1,13 @@
-//! Shell completions and man pages, generated from each tool's clap
-//! definition (`--completions SHELL`, `--man`).
+//! How the tools describe themselves: shell completions and man pages,
+//! generated from each tool's clap definition (`--completions SHELL`,
+//! `--man`), and help text written from the rules themselves, so that it
+//! lists what the rules accept.
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use clap::CommandFactory;
+use mancala_rules::{GameId, Opt};
 
 /// The flags every tool shares for describing itself.
 #[derive(Debug, Clone, clap::Args)]
@@ -69,5 +73,87 @@ fn roff_line(line: &str) -> String {
         format!("\\&{escaped}")
     } else {
         escaped
+    }
+}
+
+/// The long help of an `-o OPTION` flag: `summary`, then every variant
+/// option the rules know, what it does and the games it applies to.
+#[must_use]
+pub fn option_help(summary: &str) -> String {
+    let mut help = format!("{summary}\n\nVariant options, as records write them [games]:\n");
+    let games = |applies: &dyn Fn(GameId) -> bool| {
+        let ids: Vec<&str> = GameId::ALL
+            .into_iter()
+            .filter(|g| applies(*g))
+            .map(GameId::as_str)
+            .collect();
+        if ids.len() == GameId::ALL.len() {
+            "every game".to_owned()
+        } else {
+            ids.join(", ")
+        }
+    };
+    let seed_counts: Vec<String> = GameId::ALL
+        .into_iter()
+        .filter(|g| !g.seed_choices().is_empty())
+        .map(|g| {
+            let counts: Vec<String> = g.seed_choices().iter().map(u8::to_string).collect();
+            format!("{} {} (default {})", g, counts.join("|"), g.default_seeds())
+        })
+        .collect();
+    let _ = writeln!(
+        help,
+        "  seeds=N [{}]\n      seeds per hole (and per refilled hole)",
+        seed_counts.join("; ")
+    );
+    for opt in Opt::ALL {
+        let _ = writeln!(
+            help,
+            "  {opt} [{}]\n      {}",
+            games(&|g| g.allows(opt)),
+            option_meaning(opt)
+        );
+    }
+    help.push_str("Several options are given as several -o flags.");
+    help
+}
+
+/// What a flag option changes, in a phrase (spec/rules/common.md's table).
+fn option_meaning(opt: Opt) -> &'static str {
+    match opt {
+        Opt::SameDirection => "both players sow counter-clockwise; no direction is chosen",
+        Opt::SeriesCapture => "the capture goes on along alternating empty / non-empty holes",
+        Opt::SkipOrigin => "a lap skips the hole it started from",
+        Opt::EndlessEndsGame => {
+            "an endless move is legal and ends the game (or round), the board unchanged"
+        }
+        Opt::NoRepetitionRule => "no end by a position's third occurrence",
+        Opt::PlayToEnd => "reaching 25 captured does not end the game",
+        Opt::PasuToOwner => "a four made while sowing goes to the owner of its row",
+        Opt::NoPasuOnLastSeed => "a lap's last seed never makes a four that is taken",
+        Opt::CaptureOpposite => "a capture also takes the hole facing the captured one",
+        Opt::SingleRound => "the game is a single round, not a match",
+        Opt::Clockwise => "both players sow clockwise",
+        Opt::FiveHoles => "a board of 2 x 5 holes (40 stones)",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn option_help_names_every_option_and_its_games() {
+        let help = option_help("Summary.");
+        assert!(help.starts_with("Summary.\n\n"));
+        for opt in Opt::ALL {
+            assert!(help.contains(&format!("  {opt} [")), "{opt}: {help}");
+        }
+        assert!(help.contains("olinda-keliya 4|5|6|7 (default 4)"), "{help}");
+        assert!(help.contains("pallankuzhi 4|5|6 (default 6)"), "{help}");
+        assert!(
+            help.contains("skip-origin [every game]\n      a lap skips the hole it started from\n")
+        );
+        assert!(help.contains("[pallankuzhi, rio-kadalis]"), "{help}");
     }
 }

@@ -44,12 +44,15 @@ pub struct Args {
     #[arg(long, short, default_value = "olowuka", value_parser = parse_game_id, conflicts_with = "records")]
     pub game: GameId,
     /// A variant option for new games (repeatable): e.g. `seeds=5`,
-    /// `series-capture`. Names as in spec/notation.md.
+    /// `series-capture`; --help lists them.
     #[arg(
         long = "option",
         short = 'o',
         value_name = "OPTION",
-        conflicts_with = "records"
+        conflicts_with = "records",
+        long_help = crate::meta::option_help(
+            "A variant option for new games (repeatable), e.g. `-o seeds=5 -o series-capture`."
+        )
     )]
     pub options: Vec<String>,
     /// South's player.
@@ -83,7 +86,9 @@ pub struct Args {
     /// Colour of diagrams and error reports on stderr.
     #[arg(long, value_enum, default_value_t)]
     pub color: ColorChoice,
-    /// Laps a single move may sow before it is ruled undecided (rules.md's B).
+    /// Laps a single move may sow before it is ruled undecided: a move
+    /// that neither ends nor repeats a lap's starting state within this
+    /// many laps is an error that names the budget, never a ruling.
     #[arg(long, default_value_t = DEFAULT_LAP_BUDGET, value_parser = clap::value_parser!(u32).range(1..))]
     pub lap_budget: u32,
     #[command(flatten)]

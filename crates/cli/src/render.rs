@@ -52,16 +52,28 @@ pub struct Args {
     /// every ply of those rounds).
     #[arg(long, value_parser = parse_range, conflicts_with_all = ["laps", "ply"])]
     pub rounds: Option<Span>,
-    /// Draw a single position instead of records: a SetUp value such as
-    /// `S 4,4,4,4,4,4/4,4,4,4,4,4 0-0` (needs --game).
+    /// Draw a single position instead of records (needs --game), as a
+    /// record's SetUp tag writes it: `S 3,0,1,2,0,5/1,1,1,1,1,2 16-14`.
+    ///
+    /// The side to move (`S` or `N`); South's row, `/`, North's row, each
+    /// from its owner's left (`x` for a closed hole); South's and North's
+    /// store (or captured seeds, or winnings); then, where they apply,
+    /// `dir=ccw|cw` (South's direction in Olinda Keliya), `round=N` and
+    /// `starter=S|N` (who started the round).
     #[arg(long, requires = "game")]
     pub setup: Option<String>,
     /// Draw one game of this id instead of records: its start, or --setup,
     /// then --moves.
     #[arg(long, short)]
     pub game: Option<String>,
-    /// A variant option of --game (repeatable).
-    #[arg(long = "option", short = 'o', value_name = "OPTION", requires = "game")]
+    /// A variant option of --game (repeatable); --help lists them.
+    #[arg(
+        long = "option",
+        short = 'o',
+        value_name = "OPTION",
+        requires = "game",
+        long_help = crate::meta::option_help("A variant option of --game (repeatable).")
+    )]
     pub options: Vec<String>,
     /// Moves to play from the --setup position (or the start of --game).
     #[arg(long, requires = "game")]
@@ -78,7 +90,9 @@ pub struct Args {
     /// Laps drawn at most for one move with --laps (at least 1).
     #[arg(long, default_value_t = DEFAULT_MAX_LAPS as u32, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_laps: u32,
-    /// Laps a single move may sow before it is ruled undecided (rules.md's B).
+    /// Laps a single move may sow before it is ruled undecided: a move
+    /// that neither ends nor repeats a lap's starting state within this
+    /// many laps is an error that names the budget, never a ruling.
     #[arg(long, default_value_t = DEFAULT_LAP_BUDGET, value_parser = clap::value_parser!(u32).range(1..))]
     pub lap_budget: u32,
     #[command(flatten)]

@@ -48,7 +48,9 @@ pub struct Args {
     /// input's order.
     #[arg(short, long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: Option<u16>,
-    /// Laps a single move may sow before it is ruled undecided (rules.md's B).
+    /// Laps a single move may sow before it is ruled undecided: a move
+    /// that neither ends nor repeats a lap's starting state within this
+    /// many laps is an error that names the budget, never a ruling.
     #[arg(long, default_value_t = DEFAULT_LAP_BUDGET, value_parser = clap::value_parser!(u32).range(1..))]
     pub lap_budget: u32,
     #[command(flatten)]
