@@ -1,6 +1,7 @@
 //! What the documentation shows works: every record in README.md and spec/
-//! is valid, every example command of the tools' help runs, and the help
-//! itself is output like any other (a failed write is exit 2).
+//! is valid, README's shell examples and every example command of the
+//! tools' help run, and the help itself is output like any other (a failed
+//! write is exit 2).
 
 mod common;
 
@@ -57,6 +58,96 @@ fn every_record_in_the_docs_is_valid() {
     }
     // README's record and the opening example of spec/notation.md.
     assert!(checked >= 2, "only {checked} records found");
+}
+
+/// The command lines of a Markdown file's `sh` blocks, in order, with the
+/// line each is on; a comment after the command (`  # …`) is left out.
+fn shell_lines(markdown: &str) -> Vec<(usize, String)> {
+    let mut lines = Vec::new();
+    let mut in_sh = false;
+    for (i, line) in markdown.lines().enumerate() {
+        let trimmed = line.trim();
+        if let Some(info) = trimmed.strip_prefix("```") {
+            in_sh = !in_sh && info == "sh";
+        } else if in_sh && !trimmed.is_empty() {
+            let command = trimmed.split("  #").next().unwrap_or(trimmed).trim_end();
+            lines.push((i + 1, command.to_owned()));
+        }
+    }
+    lines
+}
+
+/// README's shell examples run as written, in order, in one fresh
+/// directory (later ones read the files earlier ones wrote), with the tools
+/// on the `PATH` as `cargo install` puts them (`./target/release/` read as
+/// the test's own build). Left out: the `cargo` commands (this test runs
+/// under them) and playing at the terminal (`human`). The one example of
+/// 1,000 games plays 20 here: the command line is what is checked.
+#[test]
+fn the_readme_shell_examples_run() {
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("readme-examples-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let bin_dir = common::bin("mancala-play").parent().unwrap().to_owned();
+    let path = std::env::join_paths(
+        std::iter::once(bin_dir).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let mut ran = 0;
+    for (line, command) in shell_lines(&readme) {
+        if command.starts_with("cargo ") || command.contains("human") {
+            continue;
+        }
+        let command = command
+            .replace("./target/release/", "")
+            .replace("--games 1000 ", "--games 20 ");
+        let out = std::process::Command::new("bash")
+            .args(["-o", "pipefail", "-c", &command])
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .env("HOME", &dir)
+            .env_remove("NO_COLOR")
+            .env_remove("RUST_BACKTRACE")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success(),
+            "README.md:{line}: `{command}` failed ({}):\n{stderr}",
+            out.status
+        );
+        assert!(
+            !stderr.contains("error"),
+            "README.md:{line}: `{command}`:\n{stderr}"
+        );
+        ran += 1;
+    }
+    let _ = fs::remove_dir_all(&dir);
+    assert!(ran >= 10, "only {ran} README examples ran");
+}
+
+/// The manifests say nothing untrue about where the project lives: no
+/// placeholder addresses (a `repository` key once held one).
+#[test]
+fn manifests_hold_no_placeholder_addresses() {
+    for manifest in [
+        "Cargo.toml",
+        "crates/rules/Cargo.toml",
+        "crates/notation/Cargo.toml",
+        "crates/engine/Cargo.toml",
+        "crates/fuzz/Cargo.toml",
+    ] {
+        let text = fs::read_to_string(root().join(manifest)).unwrap();
+        for placeholder in ["example.invalid", "example.com", "example.org"] {
+            assert!(
+                !text.contains(placeholder),
+                "{manifest} names {placeholder}"
+            );
+        }
+    }
 }
 
 /// The example lines of a tool's `--help` that run the tool itself
