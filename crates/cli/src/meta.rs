@@ -114,7 +114,7 @@ pub fn option_help(summary: &str) -> String {
             option_meaning(opt)
         );
     }
-    help.push_str("Several options are given as several -o flags.");
+    help.push_str("Several options: one -o each, or one -o with the words separated by spaces.");
     help
 }
 

@@ -1,5 +1,5 @@
 //! Rules of four relay-sowing mancala games — Olinda Keliya, Olowuka,
-//! Pallankuzhi and Rio Kadalis — as fixed by the project's `rules.md`.
+//! Pallankuzhi and Rio Kadalis — as `spec/rules/` states them.
 //!
 //! The shape follows shakmaty: an unvalidated [`Setup`] becomes a validated
 //! [`Position`]; [`Position::play`] returns the next position or a
