@@ -10,6 +10,9 @@ use std::process::Stdio;
 
 use common::{command, root, run};
 
+/// The three tools.
+const TOOLS: [&str; 3] = ["mancala-play", "mancala-validate", "mancala-render"];
+
 /// README.md and every page under spec/, with their paths.
 fn doc_pages() -> Vec<std::path::PathBuf> {
     let mut pages = vec![root().join("README.md")];
@@ -242,7 +245,7 @@ fn the_play_examples_of_the_help_run() {
 /// man page sends them to a file of the source tree.
 #[test]
 fn help_and_man_pages_explain_in_place() {
-    for tool in ["mancala-play", "mancala-validate", "mancala-render"] {
+    for tool in TOOLS {
         for flag in ["-h", "--help", "--man"] {
             let out = run(tool, &[flag], b"");
             assert_eq!(out.code, 0, "{tool} {flag}");
@@ -269,7 +272,7 @@ fn help_and_man_pages_explain_in_place() {
 /// here), and to 100 columns when there is none.
 #[test]
 fn help_wraps_to_the_terminal() {
-    for tool in ["mancala-play", "mancala-validate", "mancala-render"] {
+    for tool in TOOLS {
         for flag in ["-h", "--help"] {
             for (columns, width) in [(None, 100), (Some("60"), 60)] {
                 let mut cmd = command(tool, &[flag]);
@@ -295,7 +298,7 @@ fn help_and_version_that_cannot_be_written_exit_2() {
     let Ok(full) = fs::OpenOptions::new().write(true).open("/dev/full") else {
         return; // Not on this system: nothing to check.
     };
-    for tool in ["mancala-play", "mancala-validate", "mancala-render"] {
+    for tool in TOOLS {
         for flag in ["--help", "--version"] {
             let out = command(tool, &[flag])
                 .stdout(full.try_clone().unwrap())
@@ -316,7 +319,7 @@ fn help_and_version_that_cannot_be_written_exit_2() {
 /// their own, one example a line (clap_mangen would run them together).
 #[test]
 fn man_pages_have_examples_and_exit_status_sections() {
-    for tool in ["mancala-play", "mancala-validate", "mancala-render"] {
+    for tool in TOOLS {
         let out = run(tool, &["--man"], b"");
         assert_eq!(out.code, 0, "{tool}: {}", out.stderr);
         let page = out.stdout;
