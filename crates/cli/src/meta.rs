@@ -125,7 +125,7 @@ fn option_meaning(opt: Opt) -> &'static str {
         Opt::SeriesCapture => "the capture goes on along alternating empty / non-empty holes",
         Opt::SkipOrigin => "a lap skips the hole it started from",
         Opt::EndlessEndsGame => {
-            "an endless move is legal and ends the game (or round), the board unchanged"
+            "an endless move is legal and ends the game (or round), the board unchanged, the turn passed"
         }
         Opt::NoRepetitionRule => "no end by a position's third occurrence",
         Opt::PlayToEnd => "reaching 25 captured does not end the game",
