@@ -1009,6 +1009,9 @@ fn random_rules(rng: &mut Rng) -> Result<Rules, ()> {
             options = options.with_seeds(choices[rng.usize(..choices.len())]);
         }
     }
+    if (game.has_rounds() || stray) && rng.u8(..4) == 0 {
+        options = options.with_rounds(rng.u32(..6));
+    }
     let rules = Rules::new(game, options).map_err(|_| ())?;
     let budget = if rng.u8(..8) == 0 {
         1 + rng.u32(..3000)

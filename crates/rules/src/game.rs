@@ -22,15 +22,19 @@ pub enum EndReason {
     EndlessMove,
     /// A match of rounds: a player could not fill a single hole.
     CannotRefill,
+    /// A match under `rounds=N`: round N was played (and both players could
+    /// have filled a hole for another).
+    RoundsPlayed,
 }
 
 impl EndReason {
-    pub const ALL: [EndReason; 5] = [
+    pub const ALL: [EndReason; 6] = [
         EndReason::NoMoves,
         EndReason::Repetition,
         EndReason::TwentyFive,
         EndReason::EndlessMove,
         EndReason::CannotRefill,
+        EndReason::RoundsPlayed,
     ];
 
     #[must_use]
@@ -41,6 +45,7 @@ impl EndReason {
             EndReason::TwentyFive => "twenty-five",
             EndReason::EndlessMove => "endless-move",
             EndReason::CannotRefill => "cannot-refill",
+            EndReason::RoundsPlayed => "rounds-played",
         }
     }
 }
@@ -57,7 +62,7 @@ impl std::str::FromStr for EndReason {
     fn from_str(s: &str) -> Result<EndReason, String> {
         EndReason::ALL.into_iter().find(|r| r.as_str() == s).ok_or_else(|| {
             format!(
-                "unknown end reason `{}` (expected no-moves, repetition, twenty-five, endless-move or cannot-refill)",
+                "unknown end reason `{}` (expected no-moves, repetition, twenty-five, endless-move, cannot-refill or rounds-played)",
                 crate::text::shorten(s)
             )
         })
@@ -419,7 +424,8 @@ impl Game {
     }
 
     /// Ends the current round (or the game), then starts the next round of a
-    /// match, as many times as rounds end without a move.
+    /// match, as many times as rounds end without a move, unless the match
+    /// ends ([`Rules::match_end`]).
     fn end_round(&mut self, reason: EndReason, report: &mut PlayReport) -> Result<(), PlayError> {
         let rules = self.position.rules();
         self.position.sweep_rows();
@@ -428,8 +434,9 @@ impl Game {
             self.finish(reason, report);
             return Ok(());
         }
+        let round = self.position.round();
         report.round_ends.push(RoundEnd {
-            round: self.position.round(),
+            round,
             reason,
             holdings,
             winner: winner_of(holdings),
@@ -438,10 +445,11 @@ impl Game {
             self.finish(reason, report);
             return Ok(());
         }
-        if self.position.refill().is_some() {
-            self.finish(EndReason::CannotRefill, report);
+        if let Some(end) = rules.match_end(round, holdings) {
+            self.finish(end, report);
             return Ok(());
         }
+        self.position.refill();
         self.history = History::new(self.position.repetition_key());
         self.start_round(report, None)
     }

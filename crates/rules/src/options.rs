@@ -3,6 +3,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::game::EndReason;
 use crate::side::Dir;
 use crate::sow::{DEFAULT_LAP_BUDGET, SowRules};
 use crate::text::{closest, shorten};
@@ -186,6 +187,8 @@ impl fmt::Display for Opt {
 pub struct Options {
     flags: u16,
     seeds: Option<u8>,
+    /// `rounds=N`: the match also ends after round N.
+    rounds: Option<u32>,
 }
 
 impl Options {
@@ -194,6 +197,7 @@ impl Options {
         Options {
             flags: 0,
             seeds: None,
+            rounds: None,
         }
     }
 
@@ -220,27 +224,50 @@ impl Options {
         self.seeds
     }
 
+    /// Sets `rounds=N`; `rounds` must be at least 1 ([`Rules::new`] refuses 0).
+    #[must_use]
+    pub const fn with_rounds(mut self, rounds: u32) -> Options {
+        self.rounds = Some(rounds);
+        self
+    }
+
+    /// The `rounds=N` option, if given: the last round of a match.
+    #[must_use]
+    pub const fn rounds(self) -> Option<u32> {
+        self.rounds
+    }
+
     pub fn flags(self) -> impl Iterator<Item = Opt> {
         Opt::ALL.into_iter().filter(move |o| self.has(*o))
     }
 
     #[must_use]
     pub const fn is_empty(self) -> bool {
-        self.flags == 0 && self.seeds.is_none()
+        self.flags == 0 && self.seeds.is_none() && self.rounds.is_none()
     }
 
-    /// Adds one option word (`series-capture`, `seeds=5`).
+    /// Adds one option word (`series-capture`, `seeds=5`, `rounds=3`).
     pub fn insert_word(&mut self, word: &str) -> Result<(), ParseOptionError> {
         if let Some(n) = word.strip_prefix("seeds=") {
-            let digits = !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
-            let n: u8 = match n.parse() {
-                Ok(n) if digits && (1..=99).contains(&n) => n,
+            let n: u8 = match count(n) {
+                Some(n) if (1..=99).contains(&n) => n,
                 _ => return Err(ParseOptionError::BadSeeds(word.to_owned())),
             };
             if self.seeds.is_some() {
                 return Err(ParseOptionError::Repeated("seeds".to_owned()));
             }
             self.seeds = Some(n);
+            return Ok(());
+        }
+        if let Some(n) = word.strip_prefix("rounds=") {
+            let n: u32 = match count(n) {
+                Some(n) if n >= 1 => n,
+                _ => return Err(ParseOptionError::BadRounds(word.to_owned())),
+            };
+            if self.rounds.is_some() {
+                return Err(ParseOptionError::Repeated("rounds".to_owned()));
+            }
+            self.rounds = Some(n);
             return Ok(());
         }
         let opt = Opt::ALL
@@ -255,13 +282,26 @@ impl Options {
     }
 }
 
+/// The number of a `seeds=N` or `rounds=N` word: decimal digits only (no
+/// sign), or `None`.
+fn count<T: FromStr>(digits: &str) -> Option<T> {
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
 impl fmt::Display for Options {
-    /// Canonical form: `seeds=N` first, then the flags in [`Opt::ALL`] order,
-    /// separated by single spaces.
+    /// Canonical form: `seeds=N` first, then `rounds=N`, then the flags in
+    /// [`Opt::ALL`] order, separated by single spaces.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut sep = "";
         if let Some(n) = self.seeds {
             write!(f, "seeds={n}")?;
+            sep = " ";
+        }
+        if let Some(n) = self.rounds {
+            write!(f, "{sep}rounds={n}")?;
             sep = " ";
         }
         for opt in self.flags() {
@@ -302,6 +342,7 @@ impl<'de> Deserialize<'de> for Options {
 pub enum ParseOptionError {
     Unknown(String),
     BadSeeds(String),
+    BadRounds(String),
     Repeated(String),
 }
 
@@ -314,7 +355,7 @@ impl fmt::Display for ParseOptionError {
                     Some(near) => write!(f, " (did you mean `{near}`?)"),
                     None => {
                         let names: Vec<&str> = Opt::ALL.iter().map(|o| o.as_str()).collect();
-                        write!(f, " (options: seeds=N, {})", names.join(", "))
+                        write!(f, " (options: seeds=N, rounds=N, {})", names.join(", "))
                     }
                 }
             }
@@ -322,6 +363,13 @@ impl fmt::Display for ParseOptionError {
                 write!(
                     f,
                     "bad seed count in `{}` (expected seeds=N with N from 1 to 99)",
+                    shorten(w)
+                )
+            }
+            ParseOptionError::BadRounds(w) => {
+                write!(
+                    f,
+                    "bad round count in `{}` (expected rounds=N with N from 1 to 4294967295: the match ends after round N)",
                     shorten(w)
                 )
             }
@@ -335,8 +383,20 @@ impl std::error::Error for ParseOptionError {}
 /// An option that does not apply to the game it was given for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionsError {
-    NotForGame { game: GameId, option: String },
-    Seeds { game: GameId, seeds: u8 },
+    NotForGame {
+        game: GameId,
+        option: String,
+    },
+    Seeds {
+        game: GameId,
+        seeds: u8,
+    },
+    /// `rounds=0` (built with [`Options::with_rounds`]; parsing refuses it).
+    ZeroRounds,
+    /// `rounds=N` with `single-round`.
+    RoundsWithSingleRound {
+        rounds: u32,
+    },
     ZeroBudget,
 }
 
@@ -359,6 +419,13 @@ impl fmt::Display for OptionsError {
                     )
                 }
             }
+            OptionsError::ZeroRounds => {
+                f.write_str("option `rounds=0`: a match has at least one round (rounds=N, N >= 1)")
+            }
+            OptionsError::RoundsWithSingleRound { rounds } => write!(
+                f,
+                "options `rounds={rounds}` and `single-round` cannot go together: single-round plays one round and no match, rounds={rounds} a match of at most {rounds} rounds"
+            ),
             OptionsError::ZeroBudget => f.write_str("the lap budget must be at least 1"),
         }
     }
@@ -388,6 +455,20 @@ impl Rules {
                     game,
                     option: opt.as_str().to_owned(),
                 });
+            }
+        }
+        if let Some(rounds) = options.rounds() {
+            if !game.has_rounds() {
+                return Err(OptionsError::NotForGame {
+                    game,
+                    option: format!("rounds={rounds}"),
+                });
+            }
+            if rounds == 0 {
+                return Err(OptionsError::ZeroRounds);
+            }
+            if options.has(Opt::SingleRound) {
+                return Err(OptionsError::RoundsWithSingleRound { rounds });
             }
         }
         let seeds = match options.seeds() {
@@ -492,6 +573,29 @@ impl Rules {
     #[must_use]
     pub const fn plays_rounds(self) -> bool {
         self.game.has_rounds() && !self.options.has(Opt::SingleRound)
+    }
+
+    /// The last round of a match under `rounds=N`, if any.
+    #[must_use]
+    pub const fn last_round(self) -> Option<u32> {
+        self.options.rounds()
+    }
+
+    /// How a match (see [`Rules::plays_rounds`]) ends after round `round`
+    /// ended with `holdings` (South's, North's), in rules.md's order: a
+    /// player who cannot fill a single hole ends it first
+    /// ([`EndReason::CannotRefill`]), then `rounds=N` after round N
+    /// ([`EndReason::RoundsPlayed`]). `None` when the next round starts.
+    #[must_use]
+    pub fn match_end(self, round: u32, holdings: [u32; 2]) -> Option<EndReason> {
+        let per = u32::from(self.seeds);
+        if holdings.iter().any(|&held| held < per) {
+            Some(EndReason::CannotRefill)
+        } else if self.last_round().is_some_and(|last| round >= last) {
+            Some(EndReason::RoundsPlayed)
+        } else {
+            None
+        }
     }
 
     /// The direction every move sows in when no choice is made.

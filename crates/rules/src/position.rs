@@ -810,17 +810,11 @@ impl Position {
         self.board[..2 * n].fill(0);
     }
 
-    /// Refills for the next round. Returns the side that cannot fill a single
-    /// hole, if any (the match is then over and nothing changes).
-    pub(crate) fn refill(&mut self) -> Option<Side> {
+    /// Refills for the next round, once [`Rules::match_end`] has said that
+    /// the match goes on (each player can fill a hole).
+    pub(crate) fn refill(&mut self) {
         let n = self.rules.holes();
         let per = self.rules.seeds_per_hole();
-        if let Some(short) = Side::BOTH
-            .into_iter()
-            .find(|s| self.stores[s.index()] < per)
-        {
-            return Some(short);
-        }
 
         self.closed = 0;
         for side in Side::BOTH {
@@ -845,7 +839,6 @@ impl Position {
         self.round = self.round.saturating_add(1);
         self.round_starter = self.round_starter.opposite();
         self.to_move = self.round_starter;
-        None
     }
 }
 

@@ -129,6 +129,13 @@ impl Setup {
                 round: self.round,
                 game,
             });
+        } else if let Some(last) = rules.last_round()
+            && self.round > last
+        {
+            problems.push(SetupProblem::RoundPastLast {
+                round: self.round,
+                last,
+            });
         }
         problems
     }
@@ -174,6 +181,11 @@ pub enum SetupProblem {
     RoundWithoutRounds {
         round: u32,
         game: GameId,
+    },
+    /// `rounds=N`: the match is over by round `round`.
+    RoundPastLast {
+        round: u32,
+        last: u32,
     },
 }
 
@@ -233,6 +245,10 @@ impl fmt::Display for SetupProblem {
                     "round {round} given, but {game} with these options has a single round"
                 )
             }
+            SetupProblem::RoundPastLast { round, last } => write!(
+                f,
+                "round {round} given, but the match ends after round {last} (rounds={last})"
+            ),
         }
     }
 }

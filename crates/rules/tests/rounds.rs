@@ -508,3 +508,211 @@ fn closed_holes_are_skipped_by_sowing_and_never_played() {
     );
     assert_eq!(next.store(Side::South), 40);
 }
+
+// --- rounds=N ---------------------------------------------------------------
+
+#[test]
+fn rounds_option_parses_prints_in_canonical_order_and_refuses_bad_counts() {
+    let options: Options = "capture-opposite rounds=05 seeds=5".parse().unwrap();
+    assert_eq!(options.rounds(), Some(5));
+    assert_eq!(options.to_string(), "seeds=5 rounds=5 capture-opposite");
+    assert_eq!(
+        "rounds=3".parse::<Options>().unwrap().to_string(),
+        "rounds=3"
+    );
+    assert!(!Options::new().with_rounds(1).is_empty());
+    for bad in [
+        "rounds=0",
+        "rounds=",
+        "rounds=-1",
+        "rounds=+3",
+        "rounds=three",
+        "rounds=4294967296",
+    ] {
+        let e = bad.parse::<Options>().unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!(
+                "bad round count in `{bad}` (expected rounds=N with N from 1 to 4294967295: the match ends after round N)"
+            )
+        );
+    }
+    assert_eq!(
+        "rounds=3 rounds=4"
+            .parse::<Options>()
+            .unwrap_err()
+            .to_string(),
+        "option `rounds` given twice"
+    );
+    // The unknown-option message lists it.
+    let e = "sow-backwards".parse::<Options>().unwrap_err().to_string();
+    assert!(e.contains("seeds=N, rounds=N, same-direction"), "{e}");
+}
+
+#[test]
+fn rounds_option_applies_to_matches_only() {
+    for game in [GameId::Olowuka, GameId::OlindaKeliya] {
+        let e = Rules::new(game, Options::new().with_rounds(3)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("option `rounds=3` does not apply to {game}")
+        );
+    }
+    for game in [GameId::Pallankuzhi, GameId::RioKadalis] {
+        let e = Rules::new(game, Options::new().with_rounds(3).with(Opt::SingleRound)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "options `rounds=3` and `single-round` cannot go together: single-round plays one round and no match, rounds=3 a match of at most 3 rounds"
+        );
+        let e = Rules::new(game, Options::new().with_rounds(0)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "option `rounds=0`: a match has at least one round (rounds=N, N >= 1)"
+        );
+        let r = rules(game, Options::new().with_rounds(1));
+        assert_eq!(r.last_round(), Some(1));
+        assert!(r.plays_rounds());
+        assert_eq!(Rules::standard(game).last_round(), None);
+    }
+}
+
+#[test]
+fn rounds_option_ends_the_match_after_round_n_on_holdings() {
+    // Pallankuzhi, rounds=2, round 2, South to move with no seeds: the round
+    // ends at once; both could refill, but round 2 was the last. North
+    // holds its stores plus its row.
+    let r = rules(GameId::Pallankuzhi, Options::new().with_rounds(2));
+    let (game, report) = start(
+        r,
+        &setup(
+            "A0 B0 C0 D0 E0 F0 G- | a3 b0 c0 d0 e0 f1 g0",
+            [40, 40],
+            Side::South,
+            2,
+        ),
+    );
+    assert_eq!(report.round_ends.len(), 1);
+    assert_eq!(report.round_ends[0].round, 2);
+    assert_eq!(report.round_ends[0].reason, EndReason::NoMoves);
+    let outcome = game.outcome().unwrap();
+    assert_eq!(outcome.reason, EndReason::RoundsPlayed);
+    assert_eq!(outcome.score, [40, 44]);
+    assert_eq!(outcome.winner, Some(Side::North));
+    // The board is swept, nothing refilled, the round number unchanged.
+    assert_eq!(game.position().round(), 2);
+    assert_eq!(game.position().board_seeds(), 0);
+
+    // The same position in round 1 goes on to round 2.
+    let (game, report) = start(
+        r,
+        &setup(
+            "A0 B0 C0 D0 E0 F0 G0 | a3 b0 c0 d0 e0 f1 g0",
+            [40, 40],
+            Side::South,
+            1,
+        ),
+    );
+    assert_eq!(report.round_ends.len(), 1);
+    assert_eq!(game.status(), Status::Ongoing);
+    assert_eq!(game.position().round(), 2);
+
+    // Equal holdings draw the match (Rio Kadalis, rounds=1).
+    let r = rules(GameId::RioKadalis, Options::new().with_rounds(1));
+    let (game, _) = start(
+        r,
+        &setup(
+            "A0 B0 C0 D0 E0 F0 | a2 b0 c0 d0 e0 f0",
+            [24, 22],
+            Side::South,
+            1,
+        ),
+    );
+    let outcome = game.outcome().unwrap();
+    assert_eq!(outcome.reason, EndReason::RoundsPlayed);
+    assert_eq!(outcome.score, [24, 24]);
+    assert_eq!(outcome.winner, None);
+}
+
+#[test]
+fn a_failed_refill_ends_the_match_before_the_round_limit() {
+    // After round 3 of rounds=3 South holds 5 < 6: cannot-refill comes first.
+    let r = rules(GameId::Pallankuzhi, Options::new().with_rounds(3));
+    let (game, _) = start(
+        r,
+        &setup(
+            "A0 B0 C0 D0 E0 F0 G- | a4 b0 c6 d0 e0 f0 g0",
+            [5, 69],
+            Side::South,
+            3,
+        ),
+    );
+    let outcome = game.outcome().unwrap();
+    assert_eq!(outcome.reason, EndReason::CannotRefill);
+    assert_eq!(outcome.score, [5, 79]);
+    assert_eq!(
+        r.match_end(3, [5, 79]),
+        Some(EndReason::CannotRefill),
+        "the order of rules.md"
+    );
+    assert_eq!(r.match_end(3, [42, 42]), Some(EndReason::RoundsPlayed));
+    assert_eq!(r.match_end(2, [42, 42]), None);
+    assert_eq!(r.match_end(2, [6, 78]), None);
+}
+
+#[test]
+fn a_set_up_past_the_last_round_is_refused() {
+    let r = rules(GameId::RioKadalis, Options::new().with_rounds(3));
+    let mut later = Setup::start(r);
+    later.round = 4;
+    let problems = later.problems(r);
+    assert_eq!(
+        problems,
+        vec![SetupProblem::RoundPastLast { round: 4, last: 3 }]
+    );
+    assert_eq!(
+        problems[0].to_string(),
+        "round 4 given, but the match ends after round 3 (rounds=3)"
+    );
+    later.round = 3;
+    assert_eq!(later.problems(r), vec![]);
+}
+
+/// Random matches under rounds=N end by round N, by rounds-played or by a
+/// failed refill, and a round's end after round N's is never reported.
+#[test]
+fn random_matches_with_a_round_limit_end_within_it() {
+    let mut rng = fastrand::Rng::with_seed(21);
+    for game_id in [GameId::Pallankuzhi, GameId::RioKadalis] {
+        let mut played_out = 0;
+        for last in 1..=4 {
+            for _ in 0..10 {
+                let r = rules(game_id, Options::new().with_rounds(last));
+                let (mut game, _) = Game::new(Position::new(r)).unwrap();
+                let mut ends = Vec::new();
+                while game.outcome().is_none() {
+                    let legal = game.position().legal_moves().unwrap();
+                    let mv = legal.get(rng.usize(..legal.len())).unwrap();
+                    ends.extend(game.play(mv).unwrap().round_ends);
+                }
+                let outcome = game.outcome().unwrap();
+                let final_end = *ends.last().unwrap();
+                assert!(final_end.round <= last);
+                assert_eq!(outcome.score, final_end.holdings);
+                match outcome.reason {
+                    EndReason::RoundsPlayed => {
+                        played_out += 1;
+                        assert_eq!(final_end.round, last);
+                        let per = u32::from(r.seeds_per_hole());
+                        assert!(outcome.score.iter().all(|&s| s >= per));
+                    }
+                    EndReason::CannotRefill => {}
+                    other => panic!("{game_id} rounds={last}: ended by {other}"),
+                }
+            }
+        }
+        assert!(
+            played_out > 20,
+            "{game_id}: only {played_out} matches played out"
+        );
+    }
+}

@@ -78,6 +78,10 @@ pub fn random_rules(rng: &mut fastrand::Rng) -> Rules {
             options = options.with(opt);
         }
     }
+    // A match of at most 1 to 4 rounds, now and then.
+    if game.has_rounds() && !options.has(Opt::SingleRound) && rng.u8(..3) == 0 {
+        options = options.with_rounds(rng.u32(1..=4));
+    }
     Rules::new(game, options).unwrap()
 }
 
@@ -313,9 +317,9 @@ pub fn random_setup(rng: &mut fastrand::Rng, rules: Rules) -> Setup {
     let n = rules.holes();
     let total = rules.total_seeds();
     let mut rows: [Vec<Option<u32>>; 2] = [vec![Some(0); n], vec![Some(0); n]];
-    // Holes are closed by refilling: from round 2 of a match, or in a game
-    // of one round set up as a study.
-    if rules.game().has_rounds() {
+    // Holes are closed by refilling: from round 2 of a match (not one that
+    // ends after round 1), or in a game of one round set up as a study.
+    if rules.game().has_rounds() && rules.last_round() != Some(1) {
         for row in &mut rows {
             if rng.bool() {
                 let closed = rng.usize(0..n);

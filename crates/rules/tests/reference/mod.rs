@@ -40,6 +40,8 @@ pub struct RefRules {
     pub no_repetition_rule: bool,
     pub play_to_end: bool,
     pub single_round: bool,
+    /// `rounds=N`: the match also ends after round N.
+    pub rounds: Option<u32>,
 }
 
 impl RefRules {
@@ -71,10 +73,15 @@ impl RefRules {
             no_repetition_rule: false,
             play_to_end: false,
             single_round: false,
+            rounds: None,
         };
         for word in options.split_whitespace() {
             if let Some(n) = word.strip_prefix("seeds=") {
                 r.seeds = n.parse().unwrap();
+                continue;
+            }
+            if let Some(n) = word.strip_prefix("rounds=") {
+                r.rounds = Some(n.parse().unwrap());
                 continue;
             }
             match word {
@@ -640,6 +647,13 @@ impl RefMatch {
             self.outcome = Some(RefOutcome {
                 score: holdings,
                 reason: "cannot-refill",
+            });
+            return Ok(());
+        }
+        if self.rules.rounds == Some(self.round) {
+            self.outcome = Some(RefOutcome {
+                score: holdings,
+                reason: "rounds-played",
             });
             return Ok(());
         }
