@@ -397,12 +397,14 @@ impl AlphaBeta {
         n
     }
 
-    /// The value for `side` of a game, or round, that ended with holdings
-    /// `h`. A match of rounds goes on while both players can refill a hole,
-    /// and the holdings are then only an estimate.
-    fn ended_value(&mut self, rules: Rules, h: [u32; 2], side: Side, ply: u32) -> i32 {
-        let per = u32::from(rules.seeds_per_hole());
-        if rules.plays_rounds() && h.iter().all(|&x| x >= per) {
+    /// The value for `side` of a game, or round, that ended in `pos` (the
+    /// position the last move left) with holdings `h`. A match of rounds
+    /// goes on while both players can refill a hole and, under `rounds=N`,
+    /// round N is not over ([`Rules::match_end`]); the holdings are then
+    /// only an estimate.
+    fn ended_value(&mut self, pos: &Position, h: [u32; 2], side: Side, ply: u32) -> i32 {
+        let rules = pos.rules();
+        if rules.plays_rounds() && rules.match_end(pos.round(), h).is_none() {
             self.horizon = true;
             self.weights.store * (h[side.index()] as i32 - h[side.opposite().index()] as i32)
         } else {
@@ -439,7 +441,7 @@ impl AlphaBeta {
         match kid.state {
             State::Ended(h) => {
                 self.nodes += 1;
-                self.ended_value(kid.pos.rules(), h, side, ply)
+                self.ended_value(&kid.pos, h, side, ply)
             }
             State::Ongoing => {
                 let (len, start) = (self.path.len(), self.path_start);
@@ -474,7 +476,6 @@ impl AlphaBeta {
             return self.quiesce(pos, depth, ply, alpha, beta);
         }
         let side = pos.to_move();
-        let rules = pos.rules();
         let key = hash(pos);
         let slot = key as usize & (self.table.len() - 1);
         let entry = self.table[slot];
@@ -499,7 +500,7 @@ impl AlphaBeta {
         let n = self.expand(pos, &mut kids);
         if n == 0 {
             // Cannot move: the game, or round, ends.
-            return self.ended_value(rules, pos.holdings(), side, ply);
+            return self.ended_value(pos, pos.holdings(), side, ply);
         }
         let kids = &mut kids[..n];
         let first = decode(table_move, side);
@@ -544,10 +545,9 @@ impl AlphaBeta {
     fn quiesce(&mut self, pos: &Position, depth: i32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
         self.horizon = true;
         let side = pos.to_move();
-        let rules = pos.rules();
         if pos.candidates().is_empty() {
             // Cannot move: the game, or round, ends.
-            return self.ended_value(rules, pos.holdings(), side, ply);
+            return self.ended_value(pos, pos.holdings(), side, ply);
         }
         let stand = self.weights.evaluate(pos, side);
         if depth <= -QUIESCENCE || stand >= beta {
@@ -557,7 +557,7 @@ impl AlphaBeta {
         let mut kids = [Kid::filler(pos); MAX_MOVES];
         let n = self.expand(pos, &mut kids);
         if n == 0 {
-            return self.ended_value(rules, pos.holdings(), side, ply);
+            return self.ended_value(pos, pos.holdings(), side, ply);
         }
         let kids = &mut kids[..n];
         kids.sort_by_key(|c| -c.gain);

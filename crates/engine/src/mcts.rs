@@ -204,7 +204,9 @@ impl Mcts {
     /// and a player who only wins rounds narrowly never ends the match (with
     /// win/loss rewards, Rio Kadalis games against random players lasted 380
     /// plies instead of 60). The share does worse in the single games: 98.8%
-    /// instead of 99.8% won against random players in Olinda Keliya.
+    /// instead of 99.8% won against random players in Olinda Keliya. In the
+    /// last round of a match under `rounds=N` the round's end is the
+    /// match's, so a playout there scores its winner.
     fn reward_south(&mut self, game: &Game) -> f64 {
         let by_winner = |winner: Option<Side>| match winner {
             None => 0.5,
@@ -215,7 +217,10 @@ impl Mcts {
             return by_winner(outcome.winner);
         }
         let end = self.playouts.run(game, &mut self.rng, MAX_PLAYOUT_PLIES);
-        if game.position().rules().plays_rounds() {
+        let pos = game.position();
+        let rules = pos.rules();
+        let last_round = rules.last_round().is_some_and(|last| pos.round() >= last);
+        if rules.plays_rounds() && !last_round {
             let [s, n] = end.holdings;
             f64::from(s) / f64::from((s + n).max(1))
         } else {

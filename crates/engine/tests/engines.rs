@@ -24,6 +24,8 @@ fn all_rules() -> Vec<Rules> {
         (GameId::Pallankuzhi, "single-round no-pasu-on-last-seed"),
         (GameId::RioKadalis, "clockwise five-holes"),
         (GameId::RioKadalis, "no-repetition-rule endless-ends-game"),
+        (GameId::Pallankuzhi, "rounds=2"),
+        (GameId::RioKadalis, "rounds=1 five-holes"),
     ] {
         let options: Options = opts.parse().unwrap();
         out.push(Rules::new(id, options).unwrap());
@@ -222,6 +224,38 @@ fn alphabeta_takes_the_big_pile_in_olinda_keliya() {
             "depth {depth}"
         );
     }
+}
+
+/// In the last round of a match under `rounds=N`, the end of the round is
+/// the end of the match: the search proves its result below the root,
+/// where without the option the holdings are only an estimate (the match
+/// goes on).
+#[test]
+fn alphabeta_knows_the_match_ends_after_the_last_round() {
+    // Rio Kadalis: two stones in South's row, none in North's; the round
+    // ends within a few plies, and South holds 30 of the 48 whatever
+    // happens.
+    let setup = |rules: Rules| Setup {
+        south: [0, 0, 0, 0, 1, 1].map(Some).to_vec(),
+        north: [0, 0, 0, 0, 0, 0].map(Some).to_vec(),
+        stores: [30, 16],
+        to_move: Side::South,
+        south_dir: None,
+        round: 1,
+        round_starter: None,
+    };
+    let score = |options: &str| {
+        let rules = Rules::new(GameId::RioKadalis, options.parse().unwrap()).unwrap();
+        let game = Game::new(Position::from_setup(rules, &setup(rules)).unwrap())
+            .unwrap()
+            .0;
+        let mut engine = AlphaBeta::new(AlphaBetaConfig::depth(6), 0);
+        engine.search(&game).unwrap().score
+    };
+    let proven = mancala_engine::eval::PROVEN;
+    assert!(score("rounds=1") >= proven, "{}", score("rounds=1"));
+    assert!(score("rounds=2").abs() < proven, "{}", score("rounds=2"));
+    assert!(score("").abs() < proven, "{}", score(""));
 }
 
 #[test]
