@@ -235,7 +235,7 @@ fn alphabeta_knows_the_match_ends_after_the_last_round() {
     // Rio Kadalis: two stones in South's row, none in North's; the round
     // ends within a few plies, and South holds 30 of the 48 whatever
     // happens.
-    let setup = |rules: Rules| Setup {
+    let setup = Setup {
         south: [0, 0, 0, 0, 1, 1].map(Some).to_vec(),
         north: [0, 0, 0, 0, 0, 0].map(Some).to_vec(),
         stores: [30, 16],
@@ -246,7 +246,7 @@ fn alphabeta_knows_the_match_ends_after_the_last_round() {
     };
     let score = |options: &str| {
         let rules = Rules::new(GameId::RioKadalis, options.parse().unwrap()).unwrap();
-        let game = Game::new(Position::from_setup(rules, &setup(rules)).unwrap())
+        let game = Game::new(Position::from_setup(rules, &setup).unwrap())
             .unwrap()
             .0;
         let mut engine = AlphaBeta::new(AlphaBetaConfig::depth(6), 0);

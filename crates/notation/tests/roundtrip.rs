@@ -13,13 +13,17 @@ fn options() -> impl Strategy<Value = Options> {
     (
         prop::collection::vec(any::<bool>(), Opt::ALL.len()),
         prop::option::of(1u8..=99),
+        prop::option::of(1u32..),
     )
-        .prop_map(|(on, seeds)| {
+        .prop_map(|(on, seeds, rounds)| {
             let mut options = Options::new();
             for (opt, on) in Opt::ALL.iter().zip(on) {
                 if on {
                     options = options.with(*opt);
                 }
+            }
+            if let Some(n) = rounds {
+                options = options.with_rounds(n);
             }
             match seeds {
                 Some(n) => options.with_seeds(n),
