@@ -71,7 +71,7 @@ fn every_fixture_agrees() {
 
 #[test]
 fn generated_games_agree() {
-    let corpora: [&[&str]; 10] = [
+    let corpora: [&[&str]; 13] = [
         &["--game", "olowuka"],
         &["--game", "olowuka", "--option", "play-to-end"],
         &["--game", "olowuka", "--option", "no-repetition-rule"],
@@ -87,6 +87,11 @@ fn generated_games_agree() {
             "--option",
             "pasu-to-owner capture-opposite",
         ],
+        // Matches that rounds=N ends, by its limit or by a failed refill
+        // first.
+        &["--game", "pallankuzhi", "--option", "rounds=3"],
+        &["--game", "rio-kadalis", "--option", "rounds=2"],
+        &["--game", "rio-kadalis", "--option", "rounds=1 five-holes"],
     ];
     for (seed, args) in corpora.into_iter().enumerate() {
         let seed = (seed + 1).to_string();
@@ -103,4 +108,65 @@ fn generated_games_agree() {
         assert_eq!(games, 150, "{what}");
         assert_eq!(settled, games, "{what}: games settled");
     }
+}
+
+/// A record that goes on after the round rounds=N ends the match with, or
+/// without, the next round's marker: the fast path never settles it, and
+/// the full check stops at the first thing after the end.
+#[test]
+fn records_past_the_last_round_are_left_to_the_full_check() {
+    let out = common::run(
+        "mancala-play",
+        &[
+            "--game",
+            "pallankuzhi",
+            "--games",
+            "30",
+            "--seed",
+            "5",
+            "--quiet",
+        ],
+        b"",
+    );
+    let mut cut = 0;
+    for text in games(out.stdout.as_bytes()) {
+        let text = text.text().unwrap();
+        // The record of a match of three rounds or more, said to end
+        // after round 2.
+        if !text.contains(" R3 ") {
+            continue;
+        }
+        cut += 1;
+        let limited = text.replace(
+            "[Game \"pallankuzhi\"]",
+            "[Game \"pallankuzhi\"]\n[Options \"rounds=2\"]",
+        );
+        for text in [limited.clone(), limited.replacen(" R3 ", " ", 1)] {
+            let (settled, _) = compare(
+                "past round 2",
+                text.as_bytes(),
+                mancala_rules::DEFAULT_LAP_BUDGET,
+            );
+            assert_eq!(settled, 0);
+            let game = &games(text.as_bytes())[0];
+            let full = check::check_text(game, ReplayOptions::default(), |_| {});
+            let problem = &full.problems[0];
+            assert!(
+                problem
+                    .message
+                    .contains("after the end of the match: rounds=2 ends it after round 2"),
+                "{problem:?}"
+            );
+            let at = &text[problem.span.clone()];
+            if text == limited {
+                assert_eq!(at, "R3");
+            } else {
+                assert!(
+                    at.chars().next().unwrap().is_ascii_alphabetic() && at != "R3",
+                    "{at}"
+                );
+            }
+        }
+    }
+    assert!(cut > 5, "only {cut} matches of three rounds or more");
 }

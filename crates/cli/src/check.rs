@@ -9,7 +9,7 @@ use mancala_notation::{
 };
 use mancala_rules::{
     EndReason, Game, GameId, Move, NoTrace, Options, OptionsError, Outcome, PlayError, PlayReport,
-    Position, Replayer, RoundEnd, Rules, Setup, SetupError, Side, Status, Trace,
+    Position, Replayer, RoundEnd, Rules, Setup, SetupError, Side, Trace,
 };
 use serde::Serialize;
 
@@ -229,8 +229,8 @@ pub fn replay(
                             )
                         }
                         Some(due) => format!("expected the marker R{due} here, not R{round}"),
-                        None if game.status() != Status::Ongoing => {
-                            format!("round marker R{round} after the end of the game")
+                        None if let Some(outcome) = game.outcome() => {
+                            format!("round marker R{round} after {}", the_end(&outcome, rules))
                         }
                         None => {
                             format!("round marker R{round}, but round {now} is still being played")
@@ -256,11 +256,9 @@ pub fn replay(
                         span,
                         "move",
                         format!(
-                            "move {mv} (ply {}) comes after the end of the game ({}, {}-{})",
+                            "move {mv} (ply {}) comes after {}",
                             out.plies + 1,
-                            outcome.reason,
-                            outcome.score[0],
-                            outcome.score[1]
+                            the_end(&outcome, rules)
                         ),
                     ));
                     stopped = true;
@@ -340,6 +338,18 @@ pub fn replay(
     out.markers_due = markers_due;
     out.game = Some(game);
     out
+}
+
+/// `the end of the game (reason, S-N)`, or for a match that `rounds=N`
+/// ended, `the end of the match: rounds=N ends it after round N (…)`.
+fn the_end(outcome: &Outcome, rules: Rules) -> String {
+    let (reason, [s, n]) = (outcome.reason, outcome.score);
+    match rules.last_round() {
+        Some(last) if reason == EndReason::RoundsPlayed => format!(
+            "the end of the match: rounds={last} ends it after round {last} ({reason}, {s}-{n})"
+        ),
+        _ => format!("the end of the game ({reason}, {s}-{n})"),
+    }
 }
 
 /// What a record says of its end, and where.
