@@ -224,3 +224,29 @@ fn laps_of_ply_zero_is_a_usage_error() {
     assert!(out.stdout.is_empty());
     assert!(out.stderr.contains("plies count from 1"), "{}", out.stderr);
 }
+
+#[test]
+fn matches_that_rounds_n_ends() {
+    // The heading says the match is over after its last round, and the
+    // title which round of how many the board is in.
+    // From stdin: the files' names and players make headers over 80
+    // columns.
+    let stdin = |args: &[&str], file: &str| {
+        let text = std::fs::read(common::root().join(file)).unwrap();
+        let out = run("mancala-render", args, &text);
+        assert_eq!(out.code, 0, "{}", out.snapshot());
+        assert!(out.stdout.lines().all(|l| l.chars().count() <= 80));
+        out.snapshot()
+    };
+    let pallankuzhi = "fixtures/validate/valid-pallankuzhi-rounds.mgn";
+    let mut all = stdin(&["-"], pallankuzhi);
+    all.push_str(&stdin(
+        &["-"],
+        "fixtures/validate/valid-rio-kadalis-rounds.mgn",
+    ));
+    all.push_str(&stdin(&["--plies", "27..", "-"], pallankuzhi));
+    assert_eq!(all.matches("match over after round").count(), 5, "{all}");
+    assert!(all.contains("round 2 of 2"), "{all}");
+    assert!(all.contains("a drawn match"), "{all}");
+    insta::assert_snapshot!(all);
+}

@@ -5,7 +5,7 @@ use std::ops::RangeInclusive;
 
 use clap::Parser;
 use mancala_notation::{GameResult, GameText, Item, ParsedGame, Record, Spans, parse_setup};
-use mancala_rules::{DEFAULT_LAP_BUDGET, GameId, Options, Position, RoundEnd, Rules};
+use mancala_rules::{DEFAULT_LAP_BUDGET, EndReason, GameId, Options, Position, RoundEnd, Rules};
 use serde::Serialize;
 
 use crate::check::{self, Ply, ReplayOptions};
@@ -214,21 +214,37 @@ fn round_frames(
     (notes, frames)
 }
 
-/// `game over (reason): south S - north N with the rows' seeds; …`.
-fn game_over_line(o: &mancala_rules::Outcome) -> String {
-    let winner = o
-        .winner
-        .map_or("a draw".to_owned(), |w| format!("{w} wins"));
-    format!(
-        "game over ({}): south {} - north {} with the rows' seeds; {winner}",
-        o.reason, o.score[0], o.score[1]
-    )
+/// `game over (reason): south S - north N with the rows' seeds; …`; a
+/// match that `rounds=N` ended says so: `match over after round N
+/// (rounds-played): …; south wins the match`.
+fn game_over_line(o: &mancala_rules::Outcome, rules: Rules) -> String {
+    let (s, n) = (o.score[0], o.score[1]);
+    match rules.last_round() {
+        Some(last) if o.reason == EndReason::RoundsPlayed => {
+            let winner = o.winner.map_or("a drawn match".to_owned(), |w| {
+                format!("{w} wins the match")
+            });
+            format!(
+                "match over after round {last} ({}): south {s} - north {n} with the rows' seeds; {winner}",
+                o.reason
+            )
+        }
+        _ => {
+            let winner = o
+                .winner
+                .map_or("a draw".to_owned(), |w| format!("{w} wins"));
+            format!(
+                "game over ({}): south {s} - north {n} with the rows' seeds; {winner}",
+                o.reason
+            )
+        }
+    }
 }
 
 fn outcome_line(record_result: GameResult, replay: &check::Replay) -> String {
-    match replay.outcome() {
-        Some(o) => game_over_line(&o),
-        None => match record_result {
+    match (replay.outcome(), replay.rules) {
+        (Some(o), Some(rules)) => game_over_line(&o, rules),
+        _ => match record_result {
             GameResult::Unfinished if replay.plies == 0 => "the starting position".to_owned(),
             GameResult::Unfinished if replay.plies == 1 => "unfinished after 1 ply".to_owned(),
             GameResult::Unfinished => format!("unfinished after {} plies", replay.plies),
@@ -279,7 +295,7 @@ fn frames_of(
                     ply.report.outcome.is_some(),
                 );
                 if let Some(outcome) = ply.report.outcome {
-                    notes.push(game_over_line(&outcome));
+                    notes.push(game_over_line(&outcome, ply.after.rules()));
                 }
                 if plies.contains(&ply.number) && rounds.contains(&round) {
                     match ply_frame(ply.before, ply.mv, ply.number) {

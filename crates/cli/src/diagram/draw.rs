@@ -306,8 +306,8 @@ impl Drawing<'_> {
         })
     }
 
-    /// `game options  round N`, wrapped like headings when the options are
-    /// many.
+    /// `game options  round N` (`round N of M` under `rounds=M`), wrapped
+    /// like headings when the options are many.
     fn title(&self, out: &mut impl Write) -> fmt::Result {
         let rules = self.board.rules;
         let mut title = rules.game().to_string();
@@ -316,6 +316,9 @@ impl Drawing<'_> {
         }
         if rules.plays_rounds() {
             title = format!("{title}  round {}", self.board.round);
+            if let Some(last) = rules.last_round() {
+                title = format!("{title} of {last}");
+            }
         }
         write_wrapped(out, &title)
     }
