@@ -287,3 +287,149 @@ fn continuing_a_record_cut_at_a_round_start_writes_the_marker() {
     let checked = run("mancala-validate", &["--quiet", "-"], out.stdout.as_bytes());
     assert_eq!(checked.code, 0, "{}", checked.stderr);
 }
+
+/// The measure: 20 alpha-beta matches with rounds=3 all end within
+/// three rounds, validate, and render draws their ends.
+#[test]
+fn rounds_n_ends_every_match() {
+    let out = run(
+        "mancala-play",
+        &[
+            "--game",
+            "pallankuzhi",
+            "-o",
+            "rounds=3",
+            "--south",
+            "alphabeta",
+            "--north",
+            "alphabeta",
+            "--games",
+            "20",
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout.matches("[Options \"rounds=3\"]").count(), 20);
+    let ended = out
+        .stdout
+        .matches("[Termination \"rounds-played\"]")
+        .count()
+        + out
+            .stdout
+            .matches("[Termination \"cannot-refill\"]")
+            .count();
+    assert_eq!(ended, 20, "{}", out.stdout);
+    assert!(!out.stdout.contains(" R4"), "{}", out.stdout);
+    assert!(!out.stdout.contains("\"*\""), "{}", out.stdout);
+    let summary = out.stderr.lines().last().unwrap();
+    assert!(
+        summary.starts_with("20 matches: south (alphabeta depth=9) won"),
+        "{summary}"
+    );
+    assert!(summary.contains(", 0 unfinished;"), "{summary}");
+    let validated = run("mancala-validate", &["--quiet"], out.stdout.as_bytes());
+    assert_eq!(validated.code, 0, "{}", validated.stderr);
+    let rendered = run("mancala-render", &["-"], out.stdout.as_bytes());
+    assert_eq!(rendered.code, 0, "{}", rendered.stderr);
+    let ends = rendered.stdout.matches("match over after round 3").count()
+        + rendered.stdout.matches("game over (cannot-refill)").count();
+    assert_eq!(ends, 20, "{}", rendered.stdout);
+}
+
+#[test]
+fn rounds_option_errors_are_usage_errors() {
+    for (args, message) in [
+        (
+            &["--game", "pallankuzhi", "-o", "rounds=0"][..],
+            "error: bad round count in `rounds=0` (expected rounds=N with N from 1 to 4294967295: the match ends after round N)",
+        ),
+        (
+            &[
+                "--game",
+                "rio-kadalis",
+                "-o",
+                "rounds=3",
+                "-o",
+                "single-round",
+            ][..],
+            "error: options `rounds=3` and `single-round` cannot go together: single-round plays one round and no match, rounds=3 a match of at most 3 rounds",
+        ),
+        (
+            &["--game", "olowuka", "-o", "rounds=3"][..],
+            "error: option `rounds=3` does not apply to olowuka",
+        ),
+    ] {
+        let out = run("mancala-play", args, b"");
+        assert_eq!(out.code, 2, "{args:?}");
+        assert_eq!(out.stderr.trim_end(), message, "{args:?}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+/// Matches stopped at --max-plies are counted apart, and the summary
+/// suggests rounds=N; with rounds=N, or in a game without rounds, it does
+/// not.
+#[test]
+fn matches_stopped_at_max_plies_are_counted_and_rounds_n_suggested() {
+    let args = [
+        "--game",
+        "pallankuzhi",
+        "--games",
+        "3",
+        "--south",
+        "greedy",
+        "--north",
+        "greedy",
+        "--max-plies",
+        "30",
+    ];
+    let out = run("mancala-play", &args, b"");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout.matches("[Result \"*\"]").count(), 3);
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert!(
+        lines.contains(
+            &"note: stopped after 30 plies (--max-plies); `-o rounds=N` ends a match after round N"
+        ),
+        "{}",
+        out.stderr
+    );
+    let summary = &lines[lines.len() - 2..];
+    assert!(
+        summary[0].starts_with(
+            "3 matches: south (greedy) won 0, north (greedy) won 0, 0 drawn, 3 unfinished;"
+        ),
+        "{summary:?}"
+    );
+    assert_eq!(
+        summary[1],
+        "note: 3 of the 3 matches stopped unfinished at --max-plies (30); `-o rounds=N` ends a match after round N"
+    );
+    let mut json_args = args.to_vec();
+    json_args.extend(["--format", "json"]);
+    let json = run("mancala-play", &json_args, b"");
+    let summary: serde_json::Value =
+        serde_json::from_str(json.stderr.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["unfinished"], 3);
+    assert_eq!(summary["max_plies_reached"], 3);
+
+    let mut limited = args.to_vec();
+    limited.extend(["-o", "rounds=1"]);
+    let at = limited.len() - 3;
+    limited[at] = "5";
+    let out = run("mancala-play", &limited, b"");
+    assert!(
+        out.stderr
+            .contains("note: 3 of the 3 matches stopped unfinished at --max-plies (5)\n"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("rounds=N"), "{}", out.stderr);
+    let out = run("mancala-play", &["--games", "2", "--max-plies", "4"], b"");
+    assert!(
+        out.stderr
+            .contains("note: 2 of the 2 games stopped unfinished at --max-plies (4)\n"),
+        "{}",
+        out.stderr
+    );
+}

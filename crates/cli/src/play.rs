@@ -143,6 +143,8 @@ struct Session {
     base: (Game, usize),
     plies_added: usize,
     plies_total: usize,
+    /// Stopped unfinished at `--max-plies`.
+    capped: bool,
 }
 
 impl Session {
@@ -154,6 +156,7 @@ impl Session {
             base,
             plies_added: 0,
             plies_total,
+            capped: false,
         }
     }
 
@@ -301,10 +304,13 @@ impl Tool<'_> {
         let mut added = 0;
         while session.game.outcome().is_none() && added < budget {
             if session.plies_total >= self.args.max_plies {
+                session.capped = true;
                 if !self.args.quiet {
+                    let rules = session.game.position().rules();
                     self.report(&format!(
-                        "note: stopped after {} plies (--max-plies)\n",
-                        session.plies_total
+                        "note: stopped after {} plies (--max-plies){}\n",
+                        session.plies_total,
+                        rounds_hint(rules)
                     ))?;
                 }
                 break;
@@ -490,6 +496,16 @@ fn read_human_move(word: &str, side: Side, position: &Position) -> Result<Move, 
     }
 }
 
+/// What a note on a game stopped at `--max-plies` adds: a match of rounds
+/// without `rounds=N` may never end, and the option ends it.
+fn rounds_hint(rules: Rules) -> &'static str {
+    if rules.plays_rounds() && rules.last_round().is_none() {
+        "; `-o rounds=N` ends a match after round N"
+    } else {
+        ""
+    }
+}
+
 /// Counts for the match summary.
 #[derive(Debug, Default)]
 struct Summary {
@@ -497,6 +513,8 @@ struct Summary {
     wins: [usize; 2],
     draws: usize,
     unfinished: usize,
+    /// Of the unfinished: those stopped at `--max-plies`.
+    capped: usize,
     plies: usize,
 }
 
@@ -509,15 +527,20 @@ impl Summary {
                 Some(side) => self.wins[side.index()] += 1,
                 None => self.draws += 1,
             },
-            None => self.unfinished += 1,
+            None => {
+                self.unfinished += 1;
+                self.capped += usize::from(session.capped);
+            }
         }
     }
 
-    fn line(&self, seats: &[Seat; 2], format: Format) -> String {
+    /// The summary; `rules` and `max_plies` say what the games were and
+    /// where they were stopped.
+    fn line(&self, seats: &[Seat; 2], rules: Rules, max_plies: usize, format: Format) -> String {
         let average = self.plies as f64 / self.games.max(1) as f64;
         match format {
             Format::Json => format!(
-                "{{\"games\":{},\"south\":{:?},\"north\":{:?},\"south_wins\":{},\"north_wins\":{},\"draws\":{},\"unfinished\":{},\"average_plies\":{:.1}}}\n",
+                "{{\"games\":{},\"south\":{:?},\"north\":{:?},\"south_wins\":{},\"north_wins\":{},\"draws\":{},\"unfinished\":{},\"max_plies_reached\":{},\"average_plies\":{:.1}}}\n",
                 self.games,
                 seats[0].name(),
                 seats[1].name(),
@@ -525,18 +548,35 @@ impl Summary {
                 self.wins[1],
                 self.draws,
                 self.unfinished,
+                self.capped,
                 average
             ),
-            Format::Text => format!(
-                "{} games: south ({}) won {}, north ({}) won {}, {} drawn, {} unfinished; {average:.1} plies on average\n",
-                self.games,
-                seats[0].name(),
-                self.wins[0],
-                seats[1].name(),
-                self.wins[1],
-                self.draws,
-                self.unfinished
-            ),
+            Format::Text => {
+                let noun = if rules.plays_rounds() {
+                    "matches"
+                } else {
+                    "games"
+                };
+                let mut line = format!(
+                    "{} {noun}: south ({}) won {}, north ({}) won {}, {} drawn, {} unfinished; {average:.1} plies on average\n",
+                    self.games,
+                    seats[0].name(),
+                    self.wins[0],
+                    seats[1].name(),
+                    self.wins[1],
+                    self.draws,
+                    self.unfinished
+                );
+                if self.capped > 0 {
+                    line.push_str(&format!(
+                        "note: {} of the {} {noun} stopped unfinished at --max-plies ({max_plies}){}\n",
+                        self.capped,
+                        self.games,
+                        rounds_hint(rules)
+                    ));
+                }
+                line
+            }
         }
     }
 }
@@ -600,6 +640,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     };
     let mut summary = Summary::default();
     let mut last_seats = None;
+    let mut new_game_rules = None;
     if args.records.is_empty() {
         let rules = match new_rules(args) {
             Ok(rules) => rules,
@@ -608,6 +649,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 return Ok(EXIT_FAILURE);
             }
         };
+        new_game_rules = Some(rules);
         let show_progress = args.games > 1 && !args.quiet && io::stderr().is_terminal() && !humans;
         for index in 0..args.games {
             let mut seats = seats_for(index as u64 + 1).map_err(io::Error::other)?;
@@ -710,8 +752,10 @@ pub fn run(args: &Args) -> io::Result<u8> {
     if summary.games > 1
         && !args.quiet
         && let Some(seats) = &last_seats
+        && let Some(rules) = new_game_rules
     {
-        output::error_line(summary.line(seats, args.format).trim_end());
+        let line = summary.line(seats, rules, args.max_plies, args.format);
+        output::error_line(line.trim_end());
     }
     Ok(if tool.invalid > 0 {
         EXIT_INVALID
