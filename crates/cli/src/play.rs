@@ -26,6 +26,7 @@ Players: random, greedy, alphabeta[:depth=N,ms=T], mcts[:playouts=N,ms=T], human
 Examples:
   mancala-play                                   one random Olowuka game
   mancala-play --game pallankuzhi --south alphabeta --north mcts --seed 7
+  mancala-play --game rio-kadalis -o rounds=5 --games 20   matches of five rounds
   mancala-play --games 1000 --south alphabeta:depth=4 --north greedy > games.mgn
   mancala-play --game olinda-keliya --moves 'E:ccw a G' --plies 0
   mancala-validate game.mgn | mancala-play - --plies 10     continue a record
@@ -44,7 +45,7 @@ pub struct Args {
     #[arg(long, short, default_value = "olowuka", value_parser = parse_game_id, conflicts_with = "records")]
     pub game: GameId,
     /// A variant option for new games (repeatable): e.g. `seeds=5`,
-    /// `series-capture`; --help lists them.
+    /// `series-capture`, `rounds=5`; --help lists them.
     #[arg(
         long = "option",
         short = 'o',
