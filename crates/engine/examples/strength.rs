@@ -8,7 +8,9 @@
 //! (default 1), `--jobs J` (worker threads, default: all cores), `--game ID`
 //! (repeatable; default all four), `--pair "A vs B"` (repeatable; player
 //! specs as `mancala-play` takes them; default: alphabeta vs random,
-//! alphabeta vs greedy, mcts vs random).
+//! alphabeta vs greedy, mcts vs random), `--option WORD` (repeatable;
+//! variant options as records write them, e.g. `rounds=5`, for every game
+//! asked for, which must all take them).
 //!
 //! The first player of a pairing is South in even-numbered games and North
 //! in odd ones. Every game is seeded from (seed, game, pairing, number), so
@@ -20,7 +22,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use mancala_engine::{PlayerSpec, holdings};
-use mancala_rules::{Game, GameId, Position, Rules, Side};
+use mancala_rules::{Game, GameId, Options, Position, Rules, Side};
 
 /// A game longer than this is stopped and scored on holdings (it cannot
 /// happen under the standard rules, whose repetition rule ends every game).
@@ -31,6 +33,7 @@ struct Args {
     seed: u64,
     jobs: usize,
     ids: Vec<GameId>,
+    options: Options,
     pairs: Vec<(PlayerSpec, PlayerSpec)>,
 }
 
@@ -40,6 +43,7 @@ fn parse_args() -> Result<Args, String> {
         seed: 1,
         jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
         ids: Vec::new(),
+        options: Options::new(),
         pairs: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -57,6 +61,10 @@ fn parse_args() -> Result<Args, String> {
             "--game" => args
                 .ids
                 .push(value()?.parse().map_err(|e| format!("--game: {e}"))?),
+            "--option" => args
+                .options
+                .insert_word(&value()?)
+                .map_err(|e| format!("--option: {e}"))?,
             "--pair" => {
                 let v = value()?;
                 let (a, b) = v
@@ -71,6 +79,9 @@ fn parse_args() -> Result<Args, String> {
     }
     if args.ids.is_empty() {
         args.ids = GameId::ALL.to_vec();
+    }
+    for &id in &args.ids {
+        Rules::new(id, args.options).map_err(|e| format!("--option: {e}"))?;
     }
     if args.pairs.is_empty() {
         for pair in [
@@ -108,13 +119,13 @@ struct Result1 {
     search_time: Duration,
 }
 
-fn play_one(id: GameId, a: PlayerSpec, b: PlayerSpec, seed: u64, a_south: bool) -> Result1 {
+fn play_one(rules: Rules, a: PlayerSpec, b: PlayerSpec, seed: u64, a_south: bool) -> Result1 {
     let start = Instant::now();
     let mut pa = a.build(mix(seed));
     let mut pb = b.build(mix(seed ^ 0xb));
     let a_side = if a_south { Side::South } else { Side::North };
-    let Ok((mut game, _)) = Game::new(Position::new(Rules::standard(id))) else {
-        unreachable!("standard starting positions can be played")
+    let Ok((mut game, _)) = Game::new(Position::new(rules)) else {
+        unreachable!("starting positions can be played")
     };
     let mut out = Result1::default();
     while game.outcome().is_none() && out.plies < MAX_PLIES {
@@ -159,6 +170,13 @@ fn run(args: &Args, out: &mut impl Write) -> io::Result<()> {
     writeln!(out, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|")?;
     let total = Instant::now();
     for (gi, &id) in args.ids.iter().enumerate() {
+        let rules = Rules::new(id, args.options).map_err(io::Error::other)?;
+        // The game column: the id, and the options when there are some.
+        let game = if args.options.is_empty() {
+            id.to_string()
+        } else {
+            format!("{id} {}", args.options)
+        };
         for (pi, &(a, b)) in args.pairs.iter().enumerate() {
             let base = mix(args.seed ^ mix(gi as u64 + 1) ^ mix(((pi as u64) << 32) + 7));
             let games = args.games as usize;
@@ -169,7 +187,8 @@ fn run(args: &Args, out: &mut impl Write) -> io::Result<()> {
                     s.spawn(move || {
                         for (k, slot) in slots.iter_mut().enumerate() {
                             let i = c * chunk + k;
-                            *slot = play_one(id, a, b, mix(base ^ i as u64), i.is_multiple_of(2));
+                            *slot =
+                                play_one(rules, a, b, mix(base ^ i as u64), i.is_multiple_of(2));
                         }
                     });
                 }
@@ -197,7 +216,7 @@ fn run(args: &Args, out: &mut impl Write) -> io::Result<()> {
             };
             writeln!(
                 out,
-                "| {id} | {a} | {b} | {:.1} | {:.1} | {:.1} | {:.0} / {:.0} | {:.1}{} | {:.1} | {knps} |",
+                "| {game} | {a} | {b} | {:.1} | {:.1} | {:.1} | {:.0} / {:.0} | {:.1}{} | {:.1} | {knps} |",
                 pct(1),
                 pct(0),
                 pct(-1),
