@@ -106,6 +106,11 @@ pub fn option_help(summary: &str) -> String {
         "  seeds=N [{}]\n      seeds per hole (and per refilled hole)",
         seed_counts.join("; ")
     );
+    let _ = writeln!(
+        help,
+        "  rounds=N [{}; not with single-round]\n      the match also ends after round N (N >= 1), won on holdings",
+        games(&GameId::has_rounds)
+    );
     for opt in Opt::ALL {
         let _ = writeln!(
             help,
@@ -155,5 +160,9 @@ mod tests {
             help.contains("skip-origin [every game]\n      a lap skips the hole it started from\n")
         );
         assert!(help.contains("[pallankuzhi, rio-kadalis]"), "{help}");
+        assert!(
+            help.contains("  rounds=N [pallankuzhi, rio-kadalis; not with single-round]\n"),
+            "{help}"
+        );
     }
 }
