@@ -110,6 +110,23 @@ fn generated_games_agree() {
     }
 }
 
+/// A direction written where the move has none to choose, rightly named,
+/// is dropped from the record by both paths (found by the fuzz harness: the
+/// fast path kept it).
+#[test]
+fn a_needless_direction_is_respelled_by_both_paths() {
+    // A round with a closed hole: the replayer sows each move in full.
+    let text = "[Game \"pallankuzhi\"]\n[SetUp \"S 6,6,6,6,6,6,x/6,6,6,6,6,6,6 6-0 round=2\"]\n\n1. A:ccw b:ccw *\n";
+    let (settled, count) = compare("needless direction", text.as_bytes(), 1000);
+    assert_eq!((settled, count), (1, 1));
+    let game = &games(text.as_bytes())[0];
+    let quick = check::quick_check(game, ReplayOptions::default(), true).unwrap();
+    assert_eq!(
+        quick.parsed.unwrap().record.to_string().lines().last(),
+        Some("1. A b *")
+    );
+}
+
 /// A record that goes on after the round rounds=N ends the match with, or
 /// without, the next round's marker: the fast path never settles it, and
 /// the full check stops at the first thing after the end.

@@ -709,9 +709,16 @@ impl<R: Visitor> Visitor for QuickReplay<R> {
             return self.between_rounds(item, span);
         };
         let mover = replayer.position().to_move();
+        // The record keeps the move as the full check leaves it (a rightly
+        // named direction the move does not choose dropped).
+        let canonical = replayer.position().canonical_move(mv);
         match replayer.play(mv) {
             Some(gained) if captured.is_none_or(|claimed| claimed == gained[mover.index()]) => {
                 self.plies += 1;
+                let item = Item::Move {
+                    mv: canonical,
+                    captured,
+                };
                 self.record.item(item, span)
             }
             _ => ControlFlow::Break(()),
