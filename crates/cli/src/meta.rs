@@ -116,31 +116,11 @@ pub fn option_help(summary: &str) -> String {
             help,
             "  {opt} [{}]\n      {}",
             games(&|g| g.allows(opt)),
-            option_meaning(opt)
+            opt.meaning()
         );
     }
     help.push_str("Several options: one -o each, or one -o with the words separated by spaces.");
     help
-}
-
-/// What a flag option changes, in a phrase (spec/rules/common.md's table).
-fn option_meaning(opt: Opt) -> &'static str {
-    match opt {
-        Opt::SameDirection => "both players sow counter-clockwise; no direction is chosen",
-        Opt::SeriesCapture => "the capture goes on along alternating empty / non-empty holes",
-        Opt::SkipOrigin => "a lap skips the hole it started from",
-        Opt::EndlessEndsGame => {
-            "an endless move is legal and ends the game (or round), the board unchanged, the turn passed"
-        }
-        Opt::NoRepetitionRule => "no end by a position's third occurrence",
-        Opt::PlayToEnd => "reaching 25 captured does not end the game",
-        Opt::PasuToOwner => "a four made while sowing goes to the owner of its row",
-        Opt::NoPasuOnLastSeed => "a lap's last seed never makes a four that is taken",
-        Opt::CaptureOpposite => "a capture also takes the hole facing the captured one",
-        Opt::SingleRound => "the game is a single round, not a match",
-        Opt::Clockwise => "both players sow clockwise",
-        Opt::FiveHoles => "a board of 2 x 5 holes (40 stones)",
-    }
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@
 //! constant memory (Brent's algorithm) and a lap budget that yields
 //! [`PlayError`] "undecided" rather than a silent verdict.
 
+mod descriptor;
 mod game;
 mod options;
 mod position;
@@ -23,6 +24,7 @@ mod sow;
 mod text;
 mod trace;
 
+pub use descriptor::{Counter, Descriptor, Direction, EndCapture, Fours, RefillFrom, Relay};
 pub use game::{EndReason, Game, Outcome, PlayReport, Replayer, RoundEnd, Status};
 pub use options::{GameId, Opt, Options, OptionsError, ParseGameIdError, ParseOptionError, Rules};
 pub use position::{

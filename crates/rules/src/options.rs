@@ -3,9 +3,10 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::descriptor::{DESCRIPTORS, Descriptor, Direction};
 use crate::game::EndReason;
-use crate::side::Dir;
-use crate::sow::{DEFAULT_LAP_BUDGET, SowRules};
+use crate::side::{Dir, Hole, Side};
+use crate::sow::{DEFAULT_LAP_BUDGET, SowRules, next_open};
 use crate::text::{closest, shorten};
 
 /// The four games, by the ids records and tools spell.
@@ -39,49 +40,40 @@ impl GameId {
         }
     }
 
+    /// What makes the game what it is.
+    #[must_use]
+    pub fn descriptor(self) -> &'static Descriptor {
+        &DESCRIPTORS[self as usize]
+    }
+
     /// Whether the game is a match of rounds with refills and closed holes.
     #[must_use]
-    pub const fn has_rounds(self) -> bool {
-        matches!(self, GameId::Pallankuzhi | GameId::RioKadalis)
+    pub fn has_rounds(self) -> bool {
+        self.descriptor().refill.is_some()
     }
 
     /// Whether captured seeds go to stores on the board (the diagram draws them)
     /// rather than being kept off the board.
     #[must_use]
-    pub const fn has_stores(self) -> bool {
-        matches!(self, GameId::OlindaKeliya | GameId::Pallankuzhi)
+    pub fn has_stores(self) -> bool {
+        self.descriptor().counter.on_board()
     }
 
     /// The seed-count values a `seeds=N` option may take (the default included).
     #[must_use]
-    pub const fn seed_choices(self) -> &'static [u8] {
-        match self {
-            GameId::OlindaKeliya => &[4, 5, 6, 7],
-            GameId::Pallankuzhi => &[4, 5, 6],
-            GameId::Olowuka | GameId::RioKadalis => &[],
-        }
+    pub fn seed_choices(self) -> &'static [u8] {
+        self.descriptor().seed_choices
     }
 
     #[must_use]
-    pub const fn default_seeds(self) -> u8 {
-        match self {
-            GameId::Pallankuzhi => 6,
-            _ => 4,
-        }
+    pub fn default_seeds(self) -> u8 {
+        self.descriptor().default_seeds
     }
 
     /// The flag options that apply to this game.
     #[must_use]
     pub fn allows(self, opt: Opt) -> bool {
-        use Opt::*;
-        match opt {
-            SkipOrigin | EndlessEndsGame | NoRepetitionRule => true,
-            SameDirection | SeriesCapture => self == GameId::OlindaKeliya,
-            PlayToEnd => self == GameId::Olowuka,
-            PasuToOwner | NoPasuOnLastSeed | CaptureOpposite => self == GameId::Pallankuzhi,
-            SingleRound => self.has_rounds(),
-            Clockwise | FiveHoles => self == GameId::RioKadalis,
-        }
+        self.descriptor().allows(opt)
     }
 }
 
@@ -96,11 +88,16 @@ pub struct ParseGameIdError(pub String);
 
 impl fmt::Display for ParseGameIdError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown game id `{}` (expected olinda-keliya, olowuka, pallankuzhi or rio-kadalis)",
-            shorten(&self.0)
-        )
+        write!(f, "unknown game id `{}` (expected ", shorten(&self.0))?;
+        for (i, game) in GameId::ALL.iter().enumerate() {
+            let sep = match i {
+                0 => "",
+                _ if i + 1 == GameId::ALL.len() => " or ",
+                _ => ", ",
+            };
+            write!(f, "{sep}{game}")?;
+        }
+        f.write_str(")")
     }
 }
 
@@ -166,6 +163,27 @@ impl Opt {
             Opt::SingleRound => "single-round",
             Opt::Clockwise => "clockwise",
             Opt::FiveHoles => "five-holes",
+        }
+    }
+
+    /// What the option does, in a line (for help texts and listings).
+    #[must_use]
+    pub const fn meaning(self) -> &'static str {
+        match self {
+            Opt::SameDirection => "both players sow counter-clockwise; no direction is chosen",
+            Opt::SeriesCapture => "the capture goes on along alternating empty / non-empty holes",
+            Opt::SkipOrigin => "a lap skips the hole it started from",
+            Opt::EndlessEndsGame => {
+                "an endless move is legal and ends the game (or round), the board unchanged, the turn passed"
+            }
+            Opt::NoRepetitionRule => "no end by a position's third occurrence",
+            Opt::PlayToEnd => "reaching 25 captured does not end the game",
+            Opt::PasuToOwner => "a four made while sowing goes to the owner of its row",
+            Opt::NoPasuOnLastSeed => "a lap's last seed never makes a four that is taken",
+            Opt::CaptureOpposite => "a capture also takes the hole facing the captured one",
+            Opt::SingleRound => "the game is a single round, not a match",
+            Opt::Clockwise => "both players sow clockwise",
+            Opt::FiveHoles => "a board of 2 x 5 holes (40 stones)",
         }
     }
 
@@ -439,12 +457,16 @@ impl std::error::Error for OptionsError {}
 pub struct Rules {
     game: GameId,
     options: Options,
-    holes: u8,
     seeds: u8,
     lap_budget: u32,
+    /// What sowing needs, the holes per row among it.
     sowing: SowRules,
-    /// Olowuka without `play-to-end`: the game ends once a store holds 25.
-    ends_at_25: bool,
+    /// The game ends once a side has captured this many; 0: never (no
+    /// goal, or `play-to-end`).
+    goal: u8,
+    /// [`Rules::CHOOSES_DIRECTION`], [`Rules::CLOCKWISE`], [`Rules::FEEDING`]:
+    /// one byte, so that a [`crate::Position`] stays 60 bytes.
+    traits: u8,
 }
 
 impl Rules {
@@ -476,22 +498,44 @@ impl Rules {
             Some(n) if game.seed_choices().contains(&n) => n,
             Some(n) => return Err(OptionsError::Seeds { game, seeds: n }),
         };
-        let holes = match game {
-            GameId::Olowuka => 6,
-            GameId::RioKadalis if options.has(Opt::FiveHoles) => 5,
-            GameId::RioKadalis => 6,
-            GameId::OlindaKeliya | GameId::Pallankuzhi => 7,
+        let descriptor = game.descriptor();
+        let holes = if options.has(Opt::FiveHoles) {
+            5
+        } else {
+            descriptor.holes
         };
+        let goal = match descriptor.goal {
+            Some(goal) if !options.has(Opt::PlayToEnd) => goal,
+            _ => 0,
+        };
+        let mut traits = 0;
+        if descriptor.direction == Direction::ChosenByFirstMove && !options.has(Opt::SameDirection)
+        {
+            traits |= Rules::CHOOSES_DIRECTION;
+        }
+        if options.has(Opt::Clockwise) {
+            traits |= Rules::CLOCKWISE;
+        }
+        if descriptor.feeding {
+            traits |= Rules::FEEDING;
+        }
         Ok(Rules {
             game,
             options,
-            holes,
             seeds,
             lap_budget: DEFAULT_LAP_BUDGET,
-            sowing: SowRules::new(game, options, holes),
-            ends_at_25: game == GameId::Olowuka && !options.has(Opt::PlayToEnd),
+            sowing: SowRules::new(descriptor, options, holes),
+            goal,
+            traits,
         })
     }
+
+    /// The first move chooses the direction.
+    const CHOOSES_DIRECTION: u8 = 1;
+    /// Every move sows clockwise when no choice is made.
+    const CLOCKWISE: u8 = 2;
+    /// The feeding rule applies.
+    const FEEDING: u8 = 4;
 
     /// The standard rules of a game, no options.
     #[must_use]
@@ -529,7 +573,7 @@ impl Rules {
     /// Holes per row.
     #[must_use]
     pub const fn holes(self) -> usize {
-        self.holes as usize
+        self.sowing.holes() as usize
     }
 
     /// Seeds per hole at the start (and per refilled hole between rounds).
@@ -541,7 +585,7 @@ impl Rules {
     /// All the seeds of the game.
     #[must_use]
     pub const fn total_seeds(self) -> u32 {
-        2 * self.holes as u32 * self.seeds as u32
+        2 * self.sowing.holes() as u32 * self.seeds as u32
     }
 
     /// What sowing needs of these rules.
@@ -558,20 +602,27 @@ impl Rules {
     /// (Olinda Keliya without `same-direction`).
     #[must_use]
     pub const fn chooses_direction(self) -> bool {
-        matches!(self.game, GameId::OlindaKeliya) && !self.options.has(Opt::SameDirection)
+        self.traits & Rules::CHOOSES_DIRECTION != 0
     }
 
-    /// Olowuka's end at 25 (unless `play-to-end`): whether a move that left
+    /// Whether the feeding rule applies: a move must leave the opponent a
+    /// seed whenever some move can.
+    #[must_use]
+    pub const fn feeding(self) -> bool {
+        self.traits & Rules::FEEDING != 0
+    }
+
+    /// The game's goal (Olowuka's 25, unless `play-to-end`): whether a move that left
     /// `stores` (South's, North's) ends the game.
     #[must_use]
     #[inline]
     pub fn ends_at_twenty_five(self, stores: [u8; 2]) -> bool {
-        self.ends_at_25 && stores.iter().any(|s| *s >= 25)
+        self.goal != 0 && stores.iter().any(|s| *s >= self.goal)
     }
 
     /// Whether the game is played in rounds that continue after the first.
     #[must_use]
-    pub const fn plays_rounds(self) -> bool {
+    pub fn plays_rounds(self) -> bool {
         self.game.has_rounds() && !self.options.has(Opt::SingleRound)
     }
 
@@ -598,10 +649,35 @@ impl Rules {
         }
     }
 
+    /// The open hole after `hole` on the track sown in `dir`, where
+    /// `is_closed` tells the closed holes: the hole a seed sown from `hole`
+    /// falls into, and the "next hole" of a next-hole relay. (`hole` itself
+    /// when every other hole is closed.)
+    #[must_use]
+    pub fn next_open(self, hole: Hole, dir: Dir, is_closed: impl Fn(Hole) -> bool) -> Hole {
+        let n = self.sowing.holes();
+        let hole_at = |i: u8| {
+            if i < n {
+                Hole::new(Side::South, i)
+            } else {
+                Hole::new(Side::North, i - n)
+            }
+        };
+        let closed = (0..2 * n)
+            .filter(|&i| is_closed(hole_at(i)))
+            .fold(0u16, |bits, i| bits | 1 << i);
+        let track = match hole.side {
+            Side::South => hole.index,
+            Side::North => n + hole.index,
+        };
+        // `hole` counts as open, so that the search ends.
+        hole_at(next_open(track, 2 * n, dir, closed & !(1 << track)))
+    }
+
     /// The direction every move sows in when no choice is made.
     #[must_use]
     pub const fn fixed_dir(self) -> Dir {
-        if matches!(self.game, GameId::RioKadalis) && self.options.has(Opt::Clockwise) {
+        if self.traits & Rules::CLOCKWISE != 0 {
             Dir::Cw
         } else {
             Dir::Ccw

@@ -3,6 +3,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::descriptor::{Direction, RefillFrom};
 use crate::options::{GameId, Opt, Rules};
 use crate::setup::{Setup, SetupError};
 use crate::side::{Dir, Hole, Side};
@@ -500,6 +501,14 @@ impl Position {
                 dir.reverse()
             });
         }
+        self.apply_settled(sown);
+    }
+
+    /// [`Position::apply`] where no direction is due (a move of a position
+    /// [`Position::lean`] was worked out for): the board, the stores and
+    /// the side to move.
+    #[inline(always)]
+    fn apply_settled(&mut self, sown: &Sown) {
         self.board = sown.board;
         self.stores = sown.stores;
         self.to_move = self.to_move.opposite();
@@ -571,7 +580,7 @@ impl Position {
             .sow(self.board, self.stores, start as u8, &mut NoTrace)
             .ok()?;
         self.feeding_allows(mv, &sown.board)?;
-        self.apply(dir, &sown);
+        self.apply_settled(&sown);
         Some(())
     }
 
@@ -626,7 +635,7 @@ impl Position {
 
     #[inline]
     fn feeding_applies(&self) -> bool {
-        self.rules.game() == GameId::Olowuka
+        self.rules.feeding()
     }
 
     /// Plays `mv`, recording its steps into `obs`. An endless move is an
@@ -819,10 +828,9 @@ impl Position {
         self.closed = 0;
         for side in Side::BOTH {
             let base = if side == Side::South { 0 } else { n };
-            let order: Vec<usize> = if self.rules.game() == GameId::RioKadalis {
-                (0..n).rev().collect()
-            } else {
-                (0..n).collect()
+            let order: Vec<usize> = match self.rules.game().descriptor().refill {
+                Some(RefillFrom::Right) => (0..n).rev().collect(),
+                _ => (0..n).collect(),
             };
             for i in order {
                 let store = &mut self.stores[side.index()];
@@ -936,7 +944,7 @@ impl fmt::Display for PlayErrorKind {
                         f,
                         "{hole} sows {sows}, not {given} (only the first move of {game} chooses a direction)"
                     )
-                } else if *game == GameId::OlindaKeliya {
+                } else if game.descriptor().direction == Direction::ChosenByFirstMove {
                     write!(f, "with same-direction both sides sow {sows}, not {given}")
                 } else {
                     write!(f, "{game} sows {sows} here, not {given}")

@@ -3,6 +3,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::MAX_SEEDS;
+use crate::descriptor::RefillFrom;
 use crate::options::{GameId, Rules};
 use crate::side::{Dir, Side};
 
@@ -84,15 +85,14 @@ impl Setup {
                 } else if closed.iter().all(|c| *c) {
                     problems.push(SetupProblem::NoOpenHole { side });
                 } else {
-                    // Refilling closes the holes it reaches last: Pallankuzhi
-                    // fills from the left, Rio Kadalis from the right.
+                    // Refilling closes the holes it reaches last.
                     let open_then_closed = |c: &[bool]| c.windows(2).all(|w| w[0] <= w[1]);
-                    let ok = match game {
-                        GameId::Pallankuzhi => open_then_closed(&closed),
-                        _ => {
+                    let ok = match game.descriptor().refill {
+                        Some(RefillFrom::Right) => {
                             let rev: Vec<bool> = closed.iter().rev().copied().collect();
                             open_then_closed(&rev)
                         }
+                        _ => open_then_closed(&closed),
                     };
                     if !ok {
                         problems.push(SetupProblem::ClosedHolesOrder { side, game });
@@ -223,11 +223,7 @@ impl fmt::Display for SetupProblem {
                 )
             }
             SetupProblem::ClosedHolesOrder { side, game } => {
-                let from = if *game == GameId::Pallankuzhi {
-                    "left"
-                } else {
-                    "right"
-                };
+                let from = game.descriptor().refill.map_or("left", RefillFrom::as_str);
                 write!(
                     f,
                     "{side}'s closed holes are out of place: {game} refills from the {from}, so closed holes come last"

@@ -1,7 +1,8 @@
 //! The one sowing engine shared by the four games: a lap loop configured by
 //! [`Sower`], and exact endless-move detection over lap-start states.
 
-use crate::options::{GameId, Opt, Options, Rules};
+use crate::descriptor::{Descriptor, EndCapture, Fours, Relay};
+use crate::options::{Opt, Options, Rules};
 use crate::side::{Dir, Hole, Side};
 use crate::trace::{Capture, CaptureKind, LapEnd, NoTrace, Observer};
 
@@ -56,28 +57,34 @@ pub(crate) fn row_has_seeds(board: &Board, n: usize, side: Side) -> bool {
     row_bytes(board, n, side) != 0
 }
 
-/// What ends a lap, per game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum LapRule {
-    /// Olinda Keliya, Pallankuzhi: look at the hole after the last.
-    NextHole,
-    /// Olowuka: relay on 4+, capture chain on 2 or 3 in the opponent's row.
-    Olowuka,
-    /// Rio Kadalis: relay unless the last stone landed in an empty hole.
-    RioKadalis,
-}
-
-/// What happens when a drop makes a hole hold exactly four.
+/// The descriptor's [`Fours`] with the options that change it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum FourRule {
     None,
-    /// Pallankuzhi pasu: `to_owner`, `on_last` from the options.
+    /// [`Fours::TakenBySower`]: `to_owner` (`pasu-to-owner`), `on_last`
+    /// (not `no-pasu-on-last-seed`).
     Pasu {
         to_owner: bool,
         on_last: bool,
     },
-    /// Rio Kadalis: binikh on the last stone, else to the row's owner.
-    Rio,
+    /// [`Fours::OwnerMidLapMoverLast`].
+    OwnerMidLapMoverLast,
+}
+
+/// The descriptor's [`EndCapture`] with the options that change it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum CaptureRule {
+    None,
+    /// [`EndCapture::BeyondEmpty`]; `series`: `series-capture`.
+    BeyondEmpty {
+        series: bool,
+    },
+    /// [`EndCapture::Pussa`]; `opposite`: `capture-opposite`.
+    Pussa {
+        opposite: bool,
+    },
+    /// [`EndCapture::ChainOfTwosAndThrees`].
+    Chain,
 }
 
 /// How a move failed to end.
@@ -102,45 +109,72 @@ enum Step {
     End,
 }
 
+/// The open hole after track index `i` in direction `dir`, on a track of
+/// `n2` holes whose closed ones are the bits of `closed`; some hole must be
+/// open (the one a move is sown from always is).
+#[inline(always)]
+pub(crate) fn next_open(mut i: u8, n2: u8, dir: Dir, closed: u16) -> u8 {
+    loop {
+        i = match dir {
+            Dir::Ccw if i + 1 == n2 => 0,
+            Dir::Ccw => i + 1,
+            Dir::Cw if i == 0 => n2 - 1,
+            Dir::Cw => i - 1,
+        };
+        if closed & (1 << i) == 0 {
+            return i;
+        }
+    }
+}
+
 /// What sowing needs from a game and its options, worked out once when the
 /// [`Rules`] are made rather than for every move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct SowRules {
     n: u8,
     n2: u8,
-    lap_rule: LapRule,
+    relay: Relay,
     four: FourRule,
+    capture: CaptureRule,
     skip_origin: bool,
-    series: bool,
-    opposite: bool,
     /// Laps may drop their seeds all at once (see [`Sower::drop_all`]) when
     /// no hole is closed: none is skipped and no four is taken mid-lap.
     bulk_when_open: bool,
 }
 
 impl SowRules {
-    pub(crate) const fn new(game: GameId, options: Options, n: u8) -> SowRules {
-        let (lap_rule, four) = match game {
-            GameId::OlindaKeliya => (LapRule::NextHole, FourRule::None),
-            GameId::Pallankuzhi => (
-                LapRule::NextHole,
-                FourRule::Pasu {
-                    to_owner: options.has(Opt::PasuToOwner),
-                    on_last: !options.has(Opt::NoPasuOnLastSeed),
-                },
-            ),
-            GameId::Olowuka => (LapRule::Olowuka, FourRule::None),
-            GameId::RioKadalis => (LapRule::RioKadalis, FourRule::Rio),
+    /// Holes per row.
+    pub(crate) const fn holes(&self) -> u8 {
+        self.n
+    }
+
+    pub(crate) const fn new(game: &Descriptor, options: Options, n: u8) -> SowRules {
+        let four = match game.fours {
+            Fours::Kept => FourRule::None,
+            Fours::TakenBySower => FourRule::Pasu {
+                to_owner: options.has(Opt::PasuToOwner),
+                on_last: !options.has(Opt::NoPasuOnLastSeed),
+            },
+            Fours::OwnerMidLapMoverLast => FourRule::OwnerMidLapMoverLast,
+        };
+        let capture = match game.capture {
+            EndCapture::Nothing => CaptureRule::None,
+            EndCapture::BeyondEmpty => CaptureRule::BeyondEmpty {
+                series: options.has(Opt::SeriesCapture),
+            },
+            EndCapture::Pussa => CaptureRule::Pussa {
+                opposite: options.has(Opt::CaptureOpposite),
+            },
+            EndCapture::ChainOfTwosAndThrees => CaptureRule::Chain,
         };
         let skip_origin = options.has(Opt::SkipOrigin);
         SowRules {
             n,
             n2: 2 * n,
-            lap_rule,
+            relay: game.relay,
             four,
+            capture,
             skip_origin,
-            series: options.has(Opt::SeriesCapture),
-            opposite: options.has(Opt::CaptureOpposite),
             bulk_when_open: !skip_origin && matches!(four, FourRule::None) && 5 <= n && n <= 7,
         }
     }
@@ -249,18 +283,8 @@ impl Sower<'_> {
 
     /// The next open hole in the sowing direction.
     #[inline]
-    fn next(&self, mut i: u8) -> u8 {
-        loop {
-            i = match self.dir {
-                Dir::Ccw if i + 1 == self.how.n2 => 0,
-                Dir::Ccw => i + 1,
-                Dir::Cw if i == 0 => self.how.n2 - 1,
-                Dir::Cw => i - 1,
-            };
-            if !self.is_closed(i) {
-                return i;
-            }
-        }
+    fn next(&self, i: u8) -> u8 {
+        next_open(i, self.how.n2, self.dir, self.closed)
     }
 
     /// The hole before `i`, against the sowing direction (closed holes are
@@ -409,7 +433,7 @@ impl Sower<'_> {
                             self.take(b, st, pos, taker, CaptureKind::Pasu, obs);
                         }
                     }
-                    FourRule::Rio => {
+                    FourRule::OwnerMidLapMoverLast => {
                         if seeds == 0 {
                             self.take(b, st, pos, self.mover, CaptureKind::Binikh, obs);
                             self.end(pos, LapEnd::Binikh(self.hole(pos)), b, st, obs);
@@ -428,18 +452,18 @@ impl Sower<'_> {
     /// game, read from the counts alone (`count(i)`: seeds in hole `i`).
     #[inline(always)]
     fn relay(&self, count: impl Fn(u8) -> u8, last: u8) -> Option<u8> {
-        match self.how.lap_rule {
-            LapRule::NextHole => {
+        match self.how.relay {
+            Relay::NextHole => {
                 let after = self.next(last);
                 (count(after) > 0).then_some(after)
             }
-            LapRule::Olowuka => (count(last) >= 4).then_some(last),
+            Relay::LandingHoleAtLeast(least) => (count(last) >= least).then_some(last),
             // The hole was empty just before the last stone dropped exactly
             // when that stone is now alone in it, however the hole came to be
             // empty (never filled, lifted by this lap, or a four taken from it
             // earlier in the lap): a hole that has received stones since it was
             // emptied is occupied, as a player's hand finds it.
-            LapRule::RioKadalis => (count(last) != 1).then_some(last),
+            Relay::LandingHoleUnlessEmpty => (count(last) != 1).then_some(last),
         }
     }
 
@@ -462,25 +486,21 @@ impl Sower<'_> {
     /// captures that follow.
     #[inline(always)]
     fn stop<O: Observer>(&self, b: &mut Board, st: &mut [u8; 2], last: u8, obs: &mut O) {
-        match self.how.lap_rule {
-            LapRule::NextHole => {
-                let after = self.next(last);
-                self.end(last, LapEnd::NextEmpty(self.hole(after)), b, st, obs);
-                self.capture_beyond_empty(b, st, after, obs);
-            }
-            LapRule::Olowuka => {
-                if b[slot(last)] == 1 {
-                    self.end(last, LapEnd::LandedEmpty(self.hole(last)), b, st, obs);
-                    return;
-                }
-                self.end(last, LapEnd::LandedSmall(self.hole(last)), b, st, obs);
-                if self.owner(last) != self.mover {
-                    self.olowuka_chain(b, st, last, obs);
-                }
-            }
-            LapRule::RioKadalis => {
-                self.end(last, LapEnd::LandedEmpty(self.hole(last)), b, st, obs);
-            }
+        if self.how.relay == Relay::NextHole {
+            let after = self.next(last);
+            self.end(last, LapEnd::NextEmpty(self.hole(after)), b, st, obs);
+            self.capture_beyond_empty(b, st, after, obs);
+            return;
+        }
+        // A landing-hole relay stopped: the last seed is alone in its hole,
+        // or (a relay from at least more) the hole holds too few.
+        if b[slot(last)] == 1 {
+            self.end(last, LapEnd::LandedEmpty(self.hole(last)), b, st, obs);
+            return;
+        }
+        self.end(last, LapEnd::LandedSmall(self.hole(last)), b, st, obs);
+        if self.how.capture == CaptureRule::Chain && self.owner(last) != self.mover {
+            self.chain_of_twos_and_threes(b, st, last, obs);
         }
     }
 
@@ -489,7 +509,8 @@ impl Sower<'_> {
         obs.lap_end(self.hole(last), end, &b[..self.how.n2 as usize], *st);
     }
 
-    /// Next-hole games, after sowing stopped at the empty hole `empty`.
+    /// After a next-hole relay stopped at the empty hole `empty`: the
+    /// capture of the hole beyond it.
     fn capture_beyond_empty<O: Observer>(
         &self,
         b: &mut Board,
@@ -501,39 +522,59 @@ impl Sower<'_> {
         if b[target as usize] == 0 {
             return;
         }
-        if self.how.lap_rule == LapRule::NextHole && self.how.four == FourRule::None {
-            // Olinda Keliya.
-            self.take(b, st, target, self.mover, CaptureKind::TwoAhead, obs);
-            if self.how.series {
-                let mut at = target;
-                loop {
-                    let gap = self.next(at);
-                    if b[gap as usize] != 0 {
-                        break;
-                    }
-                    let further = self.next(gap);
-                    if b[further as usize] == 0 {
-                        break;
-                    }
-                    self.take(b, st, further, self.mover, CaptureKind::Series, obs);
-                    at = further;
+        match self.how.capture {
+            CaptureRule::BeyondEmpty { series } => {
+                self.take(b, st, target, self.mover, CaptureKind::TwoAhead, obs);
+                if series {
+                    self.capture_series(b, st, target, obs);
                 }
             }
-        } else {
-            // Pallankuzhi's pussa.
-            self.take(b, st, target, self.mover, CaptureKind::Pussa, obs);
-            if self.how.opposite {
-                let facing = self.how.n2 - 1 - target;
-                if !self.is_closed(facing) && b[facing as usize] > 0 {
-                    self.take(b, st, facing, self.mover, CaptureKind::Opposite, obs);
+            CaptureRule::Pussa { opposite } => {
+                self.take(b, st, target, self.mover, CaptureKind::Pussa, obs);
+                if opposite {
+                    let facing = self.how.n2 - 1 - target;
+                    if !self.is_closed(facing) && b[facing as usize] > 0 {
+                        self.take(b, st, facing, self.mover, CaptureKind::Opposite, obs);
+                    }
                 }
             }
+            CaptureRule::None | CaptureRule::Chain => {}
         }
     }
 
-    /// Olowuka's capture chain from the landing hole backwards, with the
-    /// grand-slam exception.
-    fn olowuka_chain<O: Observer>(&self, b: &mut Board, st: &mut [u8; 2], last: u8, obs: &mut O) {
+    /// `series-capture`, after the capture of `target`: on while the holes
+    /// alternate empty, non-empty.
+    fn capture_series<O: Observer>(
+        &self,
+        b: &mut Board,
+        st: &mut [u8; 2],
+        target: u8,
+        obs: &mut O,
+    ) {
+        let mut at = target;
+        loop {
+            let gap = self.next(at);
+            if b[gap as usize] != 0 {
+                break;
+            }
+            let further = self.next(gap);
+            if b[further as usize] == 0 {
+                break;
+            }
+            self.take(b, st, further, self.mover, CaptureKind::Series, obs);
+            at = further;
+        }
+    }
+
+    /// The capture chain from the landing hole backwards through the
+    /// opponent's 2s and 3s, with the grand-slam exception (Olowuka).
+    fn chain_of_twos_and_threes<O: Observer>(
+        &self,
+        b: &mut Board,
+        st: &mut [u8; 2],
+        last: u8,
+        obs: &mut O,
+    ) {
         let opp = self.mover.opposite();
         let mut chain = [0u8; 16];
         let mut len = 0;

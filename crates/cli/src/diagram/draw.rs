@@ -2,7 +2,7 @@
 
 use std::fmt::{self, Write};
 
-use mancala_rules::{Dir, GameId, Hole, Position, Rules, Side};
+use mancala_rules::{Dir, Hole, Position, Rules, Side};
 use serde::Serialize;
 
 /// The characters a diagram is drawn with.
@@ -328,15 +328,15 @@ impl Drawing<'_> {
         let board = self.board;
         out.write_str(side_name(side))?;
         let held = board.stores[side.index()];
-        match (board.rules.game(), side) {
-            (GameId::OlindaKeliya | GameId::Pallankuzhi, Side::North) => {
-                write!(out, "  store {held} (left)")?;
-            }
-            (GameId::OlindaKeliya | GameId::Pallankuzhi, Side::South) => {
-                write!(out, "  store {held} (right)")?;
-            }
-            (GameId::Olowuka, _) => write!(out, "  captured {held}")?,
-            (GameId::RioKadalis, _) => write!(out, "  winnings {held}")?,
+        let counter = board.rules.game().descriptor().counter;
+        write!(out, "  {} {held}", counter.label())?;
+        if counter.on_board() {
+            // Stores are drawn at the ends of the board, each at its
+            // owner's right.
+            out.write_str(match side {
+                Side::North => " (left)",
+                Side::South => " (right)",
+            })?;
         }
         match board.directions[side.index()] {
             Some(dir) => write!(out, "  sows {dir}")?,

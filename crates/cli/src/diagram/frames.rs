@@ -5,7 +5,7 @@ use std::fmt::{self, Write};
 
 use mancala_rules::{
     Capture, CaptureKind, Dir, Event, GameId, Hole, LapEnd, Move, Observer, Options, PlayError,
-    PlayErrorKind, Played, Position, Rules, Side, Trace,
+    PlayErrorKind, Played, Position, Relay, Rules, Side, Trace,
 };
 use serde::Serialize;
 
@@ -623,7 +623,7 @@ impl<'a> LapSummary<'a> {
         let _ = write!(line, ", ends in {}", self.last);
         let mut lines = vec![line];
         let line = &mut lines[0];
-        let relay_from_next_hole = matches!(game, GameId::OlindaKeliya | GameId::Pallankuzhi);
+        let relay_from_next_hole = game.descriptor().relay == Relay::NextHole;
         let _ = match self.end {
             LapEnd::Relay(hole) if relay_from_next_hole => write!(
                 line,
@@ -634,10 +634,7 @@ impl<'a> LapSummary<'a> {
                 write!(line, ", now {}: relay from {hole}", self.end_seeds(hole))
             }
             LapEnd::NextEmpty(hole) => write!(line, "; {hole} is empty: sowing stops"),
-            LapEnd::LandedEmpty(hole) if self.end_seeds(hole) == 1 => {
-                write!(line, ", which was empty")
-            }
-            LapEnd::LandedEmpty(_) => write!(line, ", emptied earlier in this lap"),
+            LapEnd::LandedEmpty(_) => write!(line, ", which was empty"),
             LapEnd::LandedSmall(hole) if hole.side == mover => write!(
                 line,
                 ", now {}, in {}'s own row: no capture",
@@ -690,41 +687,16 @@ impl<'a> LapSummary<'a> {
         match (self.after.is_empty(), self.end) {
             (false, _) => Some(text),
             (true, LapEnd::NextEmpty(empty)) => {
-                let beyond = next_open(board, empty, board.directions[mover.index()]);
+                let beyond = board.rules.next_open(
+                    empty,
+                    board.directions[mover.index()].unwrap_or(Dir::Ccw),
+                    |hole| board.seeds(hole).is_none(),
+                );
                 Some(format!("{beyond} is empty too: nothing to capture"))
             }
             (true, _) => None,
         }
     }
-}
-
-/// The open hole after `hole` in direction `dir` (counter-clockwise when not
-/// known, which cannot happen while a move is sown).
-fn next_open(board: &Board, hole: Hole, dir: Option<Dir>) -> Hole {
-    let n = board.rules.holes() as u8;
-    let track = |h: Hole| match h.side {
-        Side::South => h.index,
-        Side::North => n + h.index,
-    };
-    let hole_at = |t: u8| {
-        if t < n {
-            Hole::new(Side::South, t)
-        } else {
-            Hole::new(Side::North, t - n)
-        }
-    };
-    let step = match dir.unwrap_or(Dir::Ccw) {
-        Dir::Ccw => 1,
-        Dir::Cw => 2 * n - 1,
-    };
-    let mut t = track(hole);
-    for _ in 0..2 * n {
-        t = (t + step) % (2 * n);
-        if board.seeds(hole_at(t)).is_some() {
-            break;
-        }
-    }
-    hole_at(t)
 }
 
 /// `South +6`, `South +4, North +4`, `nothing captured`.
