@@ -11,14 +11,14 @@
 use divan::Bencher;
 use divan::counter::ItemsCount;
 use fastrand::Rng;
-use mancala_engine::{AlphaBeta, AlphaBetaConfig, play_random};
+use mancala_engine::{AlphaBeta, Budget, play_random};
 use mancala_rules::{Game, GameId, Position, Rules};
 
 fn main() {
     divan::main();
 }
 
-const DEPTH: u32 = AlphaBetaConfig::DEFAULT_DEPTH;
+const DEPTH: u32 = AlphaBeta::DEFAULT_DEPTH;
 
 /// The start, and the position before every tenth ply of a seeded random
 /// game, up to six positions.
@@ -42,7 +42,7 @@ fn positions(id: GameId) -> Vec<Game> {
 
 fn player() -> AlphaBeta {
     // A small table: divan may build a few players ahead of timing them.
-    AlphaBeta::with_table_bits(AlphaBetaConfig::depth(DEPTH), 0, 16)
+    AlphaBeta::with_table_bits(Budget::limit(DEPTH), 0, 16)
 }
 
 fn search_all(player: &mut AlphaBeta, games: &[Game]) -> u64 {

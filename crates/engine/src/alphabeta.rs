@@ -1,7 +1,6 @@
 //! Negamax alpha-beta search with iterative deepening, a transposition
 //! table, and move ordering (table move first, then the biggest captures).
 
-use std::fmt;
 use std::time::{Duration, Instant};
 
 use fastrand::Rng;
@@ -9,86 +8,12 @@ use mancala_rules::{Dir, Game, Move, Opt, Played, Position, Rules, Side};
 
 use crate::eval::{PROVEN, WIN, Weights, terminal};
 use crate::play::{Child, NO_MOVE, children, decode, encode};
-use crate::{Player, SearchInfo};
+use crate::{Budget, Player, SearchInfo};
 
-/// Search budget of [`AlphaBeta`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AlphaBetaConfig {
-    /// Deepest iteration, in plies. Always set: a time-only budget searches
-    /// up to [`AlphaBetaConfig::MAX_DEPTH`].
-    pub depth: u32,
-    /// Optional time budget per move. Without it the search is fully
-    /// deterministic.
-    pub time: Option<Duration>,
-    /// Whether `depth` was asked for (it is printed then), rather than implied by
-    /// a time budget.
-    depth_given: bool,
-}
-
-impl AlphaBetaConfig {
-    /// Depth searched when no budget is given. With it alpha-beta wins all
-    /// but a few games against random players and over 90% against greedy
-    /// ones in every game, at about 50 ms per game in release builds (see
-    /// STRENGTH.md). Deeper searches, up to 12, did not win more in Olinda
-    /// Keliya, the hardest case: its first player wins most games whatever
-    /// the second does.
-    pub const DEFAULT_DEPTH: u32 = 9;
-
-    /// The deepest any search goes.
-    pub const MAX_DEPTH: u32 = 64;
-
-    /// A fixed-depth search.
-    #[must_use]
-    pub const fn depth(depth: u32) -> AlphaBetaConfig {
-        AlphaBetaConfig {
-            depth: if depth == 0 {
-                1
-            } else if depth > Self::MAX_DEPTH {
-                Self::MAX_DEPTH
-            } else {
-                depth
-            },
-            time: None,
-            depth_given: true,
-        }
-    }
-
-    /// A depth and/or time budget; with neither, the default depth.
-    #[must_use]
-    pub fn with_budget(depth: Option<u32>, time: Option<Duration>) -> AlphaBetaConfig {
-        match (depth, time) {
-            (Some(d), _) => AlphaBetaConfig {
-                time,
-                ..AlphaBetaConfig::depth(d)
-            },
-            (None, Some(_)) => AlphaBetaConfig {
-                depth: Self::MAX_DEPTH,
-                time,
-                depth_given: false,
-            },
-            (None, None) => AlphaBetaConfig::default(),
-        }
-    }
-}
-
-impl Default for AlphaBetaConfig {
-    fn default() -> AlphaBetaConfig {
-        AlphaBetaConfig::depth(Self::DEFAULT_DEPTH)
-    }
-}
-
-impl fmt::Display for AlphaBetaConfig {
-    /// `alphabeta depth=9`, `alphabeta ms=200`, `alphabeta depth=8 ms=200`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("alphabeta")?;
-        if self.depth_given {
-            write!(f, " depth={}", self.depth)?;
-        }
-        if let Some(time) = self.time {
-            write!(f, " ms={}", time.as_millis())?;
-        }
-        Ok(())
-    }
+/// The record-tag form of alpha-beta with `budget`: `alphabeta depth=9`,
+/// `alphabeta ms=200`, `alphabeta depth=8 ms=200`.
+pub(crate) fn write_tag(budget: &Budget, f: &mut impl std::fmt::Write) -> std::fmt::Result {
+    budget.write_tag(f, "alphabeta", "depth")
 }
 
 const EXACT: u8 = 0;
@@ -177,7 +102,8 @@ fn from_tt(score: i32, ply: u32) -> i32 {
 /// which decides between moves of equal value.
 #[derive(Debug)]
 pub struct AlphaBeta {
-    config: AlphaBetaConfig,
+    /// Its work limit is the deepest iteration, at most [`AlphaBeta::MAX_DEPTH`].
+    budget: Budget,
     rng: Rng,
     table: Vec<Entry>,
     table_rules: Option<Rules>,
@@ -200,19 +126,32 @@ pub struct AlphaBeta {
 }
 
 impl AlphaBeta {
+    /// Depth searched when no budget is given. With it alpha-beta wins all
+    /// but a few games against random players and over 90% against greedy
+    /// ones in every game, at about 50 ms per game in release builds (see
+    /// STRENGTH.md). Deeper searches, up to 12, did not win more in Olinda
+    /// Keliya, the hardest case: its first player wins most games whatever
+    /// the second does.
+    pub const DEFAULT_DEPTH: u32 = 9;
+
+    /// The deepest any search goes: a deeper budget is capped to it, and a
+    /// time budget alone deepens up to it.
+    pub const MAX_DEPTH: u32 = 64;
+
     /// Table size used by [`AlphaBeta::new`]: 2^18 slots of 16 bytes (4 MiB).
     pub const DEFAULT_TABLE_BITS: u32 = 18;
 
+    /// A player searching within `budget`, its work limit counting plies.
     #[must_use]
-    pub fn new(config: AlphaBetaConfig, seed: u64) -> AlphaBeta {
-        AlphaBeta::with_table_bits(config, seed, Self::DEFAULT_TABLE_BITS)
+    pub fn new(budget: Budget, seed: u64) -> AlphaBeta {
+        AlphaBeta::with_table_bits(budget, seed, Self::DEFAULT_TABLE_BITS)
     }
 
     /// A player with a transposition table of `2^bits` slots.
     #[must_use]
-    pub fn with_table_bits(config: AlphaBetaConfig, seed: u64, bits: u32) -> AlphaBeta {
+    pub fn with_table_bits(budget: Budget, seed: u64, bits: u32) -> AlphaBeta {
         AlphaBeta {
-            config,
+            budget: budget.capped(Self::MAX_DEPTH),
             rng: Rng::with_seed(seed),
             table: vec![Entry::default(); 1 << bits.clamp(1, 30)],
             table_rules: None,
@@ -231,8 +170,8 @@ impl AlphaBeta {
     }
 
     #[must_use]
-    pub const fn config(&self) -> AlphaBetaConfig {
-        self.config
+    pub const fn budget(&self) -> Budget {
+        self.budget
     }
 
     /// Uses `weights` instead of [`Weights::for_rules`] (for tuning).
@@ -279,7 +218,7 @@ impl AlphaBeta {
             score: 0,
         };
         if kids.len() > 1 {
-            for depth in 1..=self.config.depth {
+            for depth in 1..=self.budget.limit_or(Self::MAX_DEPTH) {
                 self.horizon = false;
                 kids.sort_by_key(|c| c.mv != best);
                 let mut alpha = -INF;
@@ -301,7 +240,7 @@ impl AlphaBeta {
                 info.depth = depth;
                 info.score = alpha;
                 if depth == 1 {
-                    self.deadline = self.config.time.map(|t| start + t);
+                    self.deadline = self.budget.time().map(|t| start + t);
                 }
                 // Nothing deeper to see: every line reached the end.
                 if !self.horizon || alpha.abs() >= PROVEN {
@@ -625,7 +564,9 @@ impl Player for AlphaBeta {
     }
 
     fn name(&self) -> String {
-        self.config.to_string()
+        let mut name = String::new();
+        write_tag(&self.budget, &mut name).expect("writing to a String");
+        name
     }
 
     fn info(&self) -> Option<SearchInfo> {

@@ -24,14 +24,16 @@ use std::time::Duration;
 use mancala_rules::{Game, Move};
 
 mod alphabeta;
+mod budget;
 pub mod eval;
 mod mcts;
 mod play;
 mod simple;
 mod spec;
 
-pub use alphabeta::{AlphaBeta, AlphaBetaConfig};
-pub use mcts::{Mcts, MctsConfig};
+pub use alphabeta::AlphaBeta;
+pub use budget::Budget;
+pub use mcts::Mcts;
 pub use play::{Child, children, holdings, play_random, playable_moves};
 pub use simple::{Greedy, RandomPlayer};
 pub use spec::{ParseSpecError, PlayerKind, PlayerSpec};

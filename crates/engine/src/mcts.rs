@@ -1,77 +1,17 @@
 //! Monte Carlo tree search: UCT over random playouts.
 
-use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use fastrand::Rng;
 use mancala_rules::{Game, Move, Side};
 
 use crate::play::{MoveBuf, Playouts};
-use crate::{Player, SearchInfo};
+use crate::{Budget, Player, SearchInfo};
 
-/// Search budget of [`Mcts`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MctsConfig {
-    /// Playouts per move. Always set: a time-only budget allows up to
-    /// `u32::MAX`.
-    pub playouts: u32,
-    /// Optional time budget per move. Without it the search is fully
-    /// deterministic.
-    pub time: Option<Duration>,
-    playouts_given: bool,
-}
-
-impl MctsConfig {
-    /// Playouts per move when no budget is given: measured to beat random
-    /// players in at least 99% of games of every game (see STRENGTH.md).
-    pub const DEFAULT_PLAYOUTS: u32 = 1000;
-
-    /// A playout budget.
-    #[must_use]
-    pub const fn playouts(playouts: u32) -> MctsConfig {
-        MctsConfig {
-            playouts: if playouts == 0 { 1 } else { playouts },
-            time: None,
-            playouts_given: true,
-        }
-    }
-
-    /// A playout and/or time budget; with neither, the default playouts.
-    #[must_use]
-    pub fn with_budget(playouts: Option<u32>, time: Option<Duration>) -> MctsConfig {
-        match (playouts, time) {
-            (Some(n), _) => MctsConfig {
-                time,
-                ..MctsConfig::playouts(n)
-            },
-            (None, Some(_)) => MctsConfig {
-                playouts: u32::MAX,
-                time,
-                playouts_given: false,
-            },
-            (None, None) => MctsConfig::default(),
-        }
-    }
-}
-
-impl Default for MctsConfig {
-    fn default() -> MctsConfig {
-        MctsConfig::playouts(Self::DEFAULT_PLAYOUTS)
-    }
-}
-
-impl fmt::Display for MctsConfig {
-    /// `mcts playouts=1000`, `mcts ms=200`, `mcts playouts=5000 ms=200`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("mcts")?;
-        if self.playouts_given {
-            write!(f, " playouts={}", self.playouts)?;
-        }
-        if let Some(time) = self.time {
-            write!(f, " ms={}", time.as_millis())?;
-        }
-        Ok(())
-    }
+/// The record-tag form of MCTS with `budget`: `mcts playouts=1000`,
+/// `mcts ms=200`, `mcts playouts=5000 ms=200`.
+pub(crate) fn write_tag(budget: &Budget, f: &mut impl std::fmt::Write) -> std::fmt::Result {
+    budget.write_tag(f, "mcts", "playouts")
 }
 
 /// UCT exploration constant for rewards in `[0, 1]`. 0.5, 1.0 and 1.4 won
@@ -105,17 +45,24 @@ struct Node {
 /// move.
 #[derive(Debug)]
 pub struct Mcts {
-    config: MctsConfig,
+    /// Its work limit counts playouts per move.
+    budget: Budget,
     rng: Rng,
     playouts: Playouts,
     info: Option<SearchInfo>,
 }
 
 impl Mcts {
+    /// Playouts per move when no budget is given: measured to beat random
+    /// players in at least 99% of games of every game (see STRENGTH.md).
+    pub const DEFAULT_PLAYOUTS: u32 = 1000;
+
+    /// A player searching within `budget`, its work limit counting
+    /// playouts per move (a time limit alone allows up to `u32::MAX`).
     #[must_use]
-    pub fn new(config: MctsConfig, seed: u64) -> Mcts {
+    pub fn new(budget: Budget, seed: u64) -> Mcts {
         Mcts {
-            config,
+            budget,
             rng: Rng::with_seed(seed),
             playouts: Playouts::default(),
             info: None,
@@ -123,8 +70,8 @@ impl Mcts {
     }
 
     #[must_use]
-    pub const fn config(&self) -> MctsConfig {
-        self.config
+    pub const fn budget(&self) -> Budget {
+        self.budget
     }
 
     /// Searches `game` and returns the most visited move with its search
@@ -132,7 +79,7 @@ impl Mcts {
     /// rate in thousandths), or `None` when no move can be played.
     pub fn search(&mut self, game: &Game) -> Option<SearchInfo> {
         let start = Instant::now();
-        let deadline = self.config.time.map(|t| start + t);
+        let deadline = self.budget.time().map(|t| start + t);
         if game.outcome().is_some() {
             return None;
         }
@@ -148,7 +95,7 @@ impl Mcts {
             reward: 0.0,
         }];
         let mut playouts = 0u64;
-        while playouts < u64::from(self.config.playouts) {
+        while playouts < u64::from(self.budget.limit_or(u32::MAX)) {
             // The first playout always runs, so a move is always found.
             if playouts > 0
                 && let Some(deadline) = deadline
@@ -285,7 +232,9 @@ impl Player for Mcts {
     }
 
     fn name(&self) -> String {
-        self.config.to_string()
+        let mut name = String::new();
+        write_tag(&self.budget, &mut name).expect("writing to a String");
+        name
     }
 
     fn info(&self) -> Option<SearchInfo> {

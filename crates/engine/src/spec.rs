@@ -5,10 +5,10 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::Player;
-use crate::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use crate::mcts::{Mcts, MctsConfig};
+use crate::alphabeta::{self, AlphaBeta};
+use crate::mcts::{self, Mcts};
 use crate::simple::{Greedy, RandomPlayer};
+use crate::{Budget, Player};
 
 /// Which engine to build, with its settings.
 ///
@@ -25,8 +25,8 @@ use crate::simple::{Greedy, RandomPlayer};
 /// | `mcts` | `playouts` (per move), `ms` (time budget per move), `seed` |
 ///
 /// `alphabeta` with neither `depth` nor `ms` searches to
-/// [`AlphaBetaConfig::DEFAULT_DEPTH`]; with only `ms` it deepens until the
-/// time is up. `mcts` with neither uses [`MctsConfig::DEFAULT_PLAYOUTS`].
+/// [`AlphaBeta::DEFAULT_DEPTH`]; with only `ms` it deepens until the
+/// time is up. `mcts` with neither uses [`Mcts::DEFAULT_PLAYOUTS`].
 /// With both, whichever budget runs out first stops the search. `seed`
 /// overrides the seed passed to [`PlayerSpec::build`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,8 +41,10 @@ pub struct PlayerSpec {
 pub enum PlayerKind {
     Random,
     Greedy,
-    AlphaBeta(AlphaBetaConfig),
-    Mcts(MctsConfig),
+    /// Alpha-beta; the budget's work limit is the depth in plies.
+    AlphaBeta(Budget),
+    /// Monte Carlo tree search; the budget's work limit counts playouts.
+    Mcts(Budget),
 }
 
 impl PlayerSpec {
@@ -54,8 +56,8 @@ impl PlayerSpec {
         match self.kind {
             PlayerKind::Random => Box::new(RandomPlayer::new(seed)),
             PlayerKind::Greedy => Box::new(Greedy::new(seed)),
-            PlayerKind::AlphaBeta(config) => Box::new(AlphaBeta::new(config, seed)),
-            PlayerKind::Mcts(config) => Box::new(Mcts::new(config, seed)),
+            PlayerKind::AlphaBeta(budget) => Box::new(AlphaBeta::new(budget, seed)),
+            PlayerKind::Mcts(budget) => Box::new(Mcts::new(budget, seed)),
         }
     }
 
@@ -77,8 +79,8 @@ impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
             PlayerKind::Random | PlayerKind::Greedy => f.write_str(self.name())?,
-            PlayerKind::AlphaBeta(config) => write!(f, "{config}")?,
-            PlayerKind::Mcts(config) => write!(f, "{config}")?,
+            PlayerKind::AlphaBeta(budget) => alphabeta::write_tag(&budget, f)?,
+            PlayerKind::Mcts(budget) => mcts::write_tag(&budget, f)?,
         }
         if let Some(seed) = self.seed {
             write!(f, " seed={seed}")?;
@@ -191,7 +193,7 @@ impl FromStr for PlayerSpec {
                     set(&mut seed, key, n)?;
                 }
                 ("alphabeta", "depth") => {
-                    let n = positive(key, value)?.min(u64::from(AlphaBetaConfig::MAX_DEPTH));
+                    let n = positive(key, value)?.min(u64::from(AlphaBeta::MAX_DEPTH));
                     set(&mut depth, key, n as u32)?;
                 }
                 ("alphabeta" | "mcts", "ms") => set(&mut ms, key, positive(key, value)?)?,
@@ -211,8 +213,10 @@ impl FromStr for PlayerSpec {
         let kind = match player {
             "random" => PlayerKind::Random,
             "greedy" => PlayerKind::Greedy,
-            "alphabeta" => PlayerKind::AlphaBeta(AlphaBetaConfig::with_budget(depth, time)),
-            _ => PlayerKind::Mcts(MctsConfig::with_budget(playouts, time)),
+            "alphabeta" => {
+                PlayerKind::AlphaBeta(Budget::new(depth, time, AlphaBeta::DEFAULT_DEPTH))
+            }
+            _ => PlayerKind::Mcts(Budget::new(playouts, time, Mcts::DEFAULT_PLAYOUTS)),
         };
         Ok(PlayerSpec { kind, seed })
     }
@@ -249,9 +253,12 @@ mod tests {
         }
         assert_eq!(
             spec("alphabeta").kind,
-            PlayerKind::AlphaBeta(AlphaBetaConfig::default())
+            PlayerKind::AlphaBeta(Budget::limit(AlphaBeta::DEFAULT_DEPTH))
         );
-        assert_eq!(spec("mcts").kind, PlayerKind::Mcts(MctsConfig::default()));
+        assert_eq!(
+            spec("mcts").kind,
+            PlayerKind::Mcts(Budget::limit(Mcts::DEFAULT_PLAYOUTS))
+        );
     }
 
     #[test]

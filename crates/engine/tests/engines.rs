@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use fastrand::Rng;
 use mancala_engine::{
-    AlphaBeta, AlphaBetaConfig, Greedy, Mcts, MctsConfig, Player, PlayerSpec, RandomPlayer,
-    children, play_random, playable_moves,
+    AlphaBeta, Budget, Greedy, Mcts, Player, PlayerSpec, RandomPlayer, children, play_random,
+    playable_moves,
 };
 use mancala_rules::{Game, GameId, Move, Options, Position, Rules, Setup, Side};
 
@@ -59,8 +59,8 @@ fn small_engines(seed: u64) -> Vec<Box<dyn Player>> {
     vec![
         Box::new(RandomPlayer::new(seed)),
         Box::new(Greedy::new(seed)),
-        Box::new(AlphaBeta::new(AlphaBetaConfig::depth(3), seed)),
-        Box::new(Mcts::new(MctsConfig::playouts(40), seed)),
+        Box::new(AlphaBeta::new(Budget::limit(3), seed)),
+        Box::new(Mcts::new(Budget::limit(40), seed)),
     ]
 }
 
@@ -185,8 +185,8 @@ fn greedy_takes_the_largest_immediate_gain() {
 #[test]
 fn alphabeta_finds_the_obvious_capture() {
     let game = olowuka_example();
-    for depth in 1..=AlphaBetaConfig::DEFAULT_DEPTH {
-        let mut engine = AlphaBeta::new(AlphaBetaConfig::depth(depth), depth.into());
+    for depth in 1..=AlphaBeta::DEFAULT_DEPTH {
+        let mut engine = AlphaBeta::new(Budget::limit(depth), depth.into());
         let info = engine.search(&game).unwrap();
         assert_eq!(info.best.to_string(), "D", "depth {depth}");
         // It is a win, and the search knows it.
@@ -216,8 +216,8 @@ fn alphabeta_takes_the_big_pile_in_olinda_keliya() {
         .map(|c| (c.mv.to_string(), c.gain))
         .collect();
     assert_eq!(gains, [("A".to_owned(), 0), ("F".to_owned(), 20)]);
-    for depth in 1..=AlphaBetaConfig::DEFAULT_DEPTH {
-        let mut engine = AlphaBeta::new(AlphaBetaConfig::depth(depth), 0);
+    for depth in 1..=AlphaBeta::DEFAULT_DEPTH {
+        let mut engine = AlphaBeta::new(Budget::limit(depth), 0);
         assert_eq!(
             engine.choose(&game).unwrap().to_string(),
             "F",
@@ -249,7 +249,7 @@ fn alphabeta_knows_the_match_ends_after_the_last_round() {
         let game = Game::new(Position::from_setup(rules, &setup).unwrap())
             .unwrap()
             .0;
-        let mut engine = AlphaBeta::new(AlphaBetaConfig::depth(6), 0);
+        let mut engine = AlphaBeta::new(Budget::limit(6), 0);
         engine.search(&game).unwrap().score
     };
     let proven = mancala_engine::eval::PROVEN;
