@@ -992,27 +992,16 @@ fn conserved(position: &Position, what: &str) -> Check {
     Ok(())
 }
 
+/// Rules for a case: usually the shared generator's, one time in twenty
+/// options the game may not take (a stray flag, a seed count or round limit
+/// out of range), which `Rules::new` must refuse; one time in eight with a
+/// small lap budget.
 fn random_rules(rng: &mut Rng) -> Result<Rules, ()> {
-    let game = GameId::ALL[rng.usize(..GameId::ALL.len())];
-    let mut options = Options::new();
-    let stray = rng.u8(..20) == 0;
-    for opt in Opt::ALL {
-        if (game.allows(opt) || stray) && rng.u8(..4) == 0 {
-            options = options.with(opt);
-        }
-    }
-    if rng.u8(..3) == 0 {
-        let choices = game.seed_choices();
-        if stray || choices.is_empty() {
-            options = options.with_seeds(1 + rng.u8(..99));
-        } else {
-            options = options.with_seeds(choices[rng.usize(..choices.len())]);
-        }
-    }
-    if (game.has_rounds() || stray) && rng.u8(..4) == 0 {
-        options = options.with_rounds(rng.u32(..6));
-    }
-    let rules = Rules::new(game, options).map_err(|_| ())?;
+    let rules = if rng.u8(..20) == 0 {
+        stray_rules(rng)?
+    } else {
+        mancala_testkit::random_rules(rng)
+    };
     let budget = if rng.u8(..8) == 0 {
         1 + rng.u32(..3000)
     } else {
@@ -1021,76 +1010,35 @@ fn random_rules(rng: &mut Rng) -> Result<Rules, ()> {
     rules.with_lap_budget(budget).map_err(|_| ())
 }
 
-/// A set-up that is usually a position of `rules`.
+/// Any flags, seed count and round limit, whether the game takes them or not.
+fn stray_rules(rng: &mut Rng) -> Result<Rules, ()> {
+    let game = GameId::ALL[rng.usize(..GameId::ALL.len())];
+    let mut options = Options::new();
+    for opt in Opt::ALL {
+        if rng.u8(..4) == 0 {
+            options = options.with(opt);
+        }
+    }
+    if rng.u8(..3) == 0 {
+        options = options.with_seeds(1 + rng.u8(..99));
+    }
+    if rng.u8(..4) == 0 {
+        options = options.with_rounds(rng.u32(..6));
+    }
+    Rules::new(game, options).map_err(|_| ())
+}
+
+/// A set-up that is usually a position of `rules`: the shared generator's,
+/// now and then moved to a later round (up to the last a set-up may name)
+/// or given a round starter.
 fn plausible_setup(rng: &mut Rng, rules: Rules) -> Setup {
-    let n = rules.holes();
-    let round = if !rules.plays_rounds() || rng.bool() {
-        1
-    } else if rng.u8(..16) == 0 {
-        // The last rounds a set-up may name.
-        65535 - rng.u32(..3)
-    } else {
-        2 + rng.u32(..6)
-    };
-    let closed = |rng: &mut Rng| if round > 1 { rng.usize(..n) } else { 0 };
-    let closed = [closed(rng), closed(rng)];
-    let is_closed = |side: usize, i: usize| {
-        let k = closed[side];
-        match rules.game() {
-            GameId::Pallankuzhi => i >= n - k,
-            _ => i < k,
-        }
-    };
-    // Slots: every open hole, then the two stores, with random weights.
-    let mut slots: Vec<(usize, usize)> = Vec::new();
-    for side in 0..2 {
-        for i in 0..n {
-            if !is_closed(side, i) {
-                slots.push((side, i));
-            }
-        }
-    }
-    let weights: Vec<u32> = (0..slots.len() + 2)
-        .map(|_| match rng.u8(..4) {
-            0 => 0,
-            1 => 1 + rng.u32(..3),
-            _ => 1 + rng.u32(..12),
-        })
-        .collect();
-    let sum: u32 = weights.iter().sum::<u32>().max(1);
-    let row =
-        |side| -> Vec<Option<u32>> { (0..n).map(|i| (!is_closed(side, i)).then_some(0)).collect() };
-    let mut rows = [row(0), row(1)];
-    let mut stores = [0u32; 2];
-    for _ in 0..rules.total_seeds() {
-        let mut pick = rng.u32(..sum);
-        let mut slot = 0;
-        while slot < weights.len() && pick >= weights[slot] {
-            pick -= weights[slot];
-            slot += 1;
-        }
-        match slots.get(slot) {
-            Some(&(side, i)) => {
-                if let Some(count) = rows[side][i].as_mut() {
-                    *count += 1;
-                }
-            }
-            None => stores[(slot - slots.len()).min(1)] += 1,
-        }
-    }
-    let [south, north] = rows;
-    let to_move = if rng.bool() { Side::South } else { Side::North };
-    let mut setup = Setup {
-        south,
-        north,
-        stores,
-        to_move,
-        south_dir: None,
-        round,
-        round_starter: None,
-    };
-    if rules.chooses_direction() && rng.bool() {
-        setup.south_dir = Some(if rng.bool() { Dir::Ccw } else { Dir::Cw });
+    let mut setup = mancala_testkit::random_setup(rng, rules);
+    if rules.plays_rounds() && rng.bool() {
+        setup.round = if rng.u8(..16) == 0 {
+            65535 - rng.u32(..3)
+        } else {
+            setup.round.max(2) + rng.u32(..6)
+        };
     }
     if rules.game().has_rounds() && rng.bool() {
         setup.round_starter = Some(if rng.bool() { Side::South } else { Side::North });

@@ -9,11 +9,12 @@ mod reference;
 use mancala_rules::{
     Game, GameId, Move, Opt, Options, Played, Position, Replayer, Rules, Setup, Side, Status,
 };
+use mancala_testkit::{random_rules, random_setup, random_start};
 use proptest::prelude::*;
 
 use common::{
-    Agreed, compare_move, crate_move, endless_cases, endless_fixture_path, endless_line,
-    random_rules, random_setup, ref_board, ref_match, ref_move, side_index, sowing_configs,
+    Agreed, compare_move, crate_move, endless_cases, endless_fixture_path, endless_line, ref_board,
+    ref_match, ref_move, side_index, sowing_configs,
 };
 use reference::{RefMatch, RefVerdict};
 
@@ -387,11 +388,7 @@ fn random_game_against_reference(seed: u64, max_plies: usize) -> Result<usize, S
             rules.options()
         )
     };
-    let pos = if rng.u8(..4) == 0 {
-        Position::from_setup(rules, &random_setup(&mut rng, rules)).unwrap()
-    } else {
-        Position::new(rules)
-    };
+    let pos = random_start(&mut rng, rules);
     let (mut game, report) = Game::new(pos).map_err(|e| ctx(0, e.to_string()))?;
     let mut reference = ref_match(&pos)
         .start()

@@ -9,7 +9,7 @@ mod reference;
 use mancala_rules::{Game, Opt, Played, Position, Rules, Side, Status, Verdict};
 use proptest::prelude::*;
 
-use common::{random_rules, random_setup};
+use mancala_testkit::{random_rules, random_start};
 
 /// Generous: natural games end within a few hundred plies, matches of
 /// rounds within a few thousand.
@@ -65,16 +65,6 @@ fn check_position(pos: &Position) -> Result<Vec<mancala_rules::Move>, String> {
         return Err("has_legal_move disagrees with legal_moves".to_owned());
     }
     Ok(legal.iter().collect())
-}
-
-/// A random game's start: one time in four a random set-up, else the
-/// standard start.
-fn random_start(rng: &mut fastrand::Rng, rules: Rules) -> Position {
-    if rng.u8(..4) == 0 {
-        Position::from_setup(rules, &random_setup(rng, rules)).unwrap()
-    } else {
-        Position::new(rules)
-    }
 }
 
 /// Plays a random game; every listed move is tried on a copy of the game.

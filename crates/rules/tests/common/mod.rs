@@ -1,11 +1,14 @@
-//! Helpers shared by the integration tests: option combinations, random
-//! set-ups, and the bridge between the crate and the reference model.
+//! Helpers shared by the integration tests: option combinations, fixtures,
+//! and the bridge between the crate and the reference model (random rules
+//! and set-ups come from `mancala-testkit`).
 
 #![allow(dead_code)]
 
 use mancala_rules::{
     Dir, Event, GameId, Hole, Move, Opt, Options, Position, Rules, Setup, Side, Trace, Verdict,
 };
+
+use mancala_testkit::seed_options;
 
 use crate::reference::{
     Lap, NORTH, RefBoard, RefMatch, RefMove, RefRules, RefVerdict, SOUTH, Take,
@@ -24,18 +27,6 @@ pub fn sowing_flags(game: GameId) -> &'static [Opt] {
         ],
         GameId::RioKadalis => &[Opt::SkipOrigin, Opt::Clockwise, Opt::FiveHoles],
     }
-}
-
-/// The seed counts a game can be played with (`None` is the default).
-pub fn seed_options(game: GameId) -> Vec<Option<u8>> {
-    let mut out = vec![None];
-    out.extend(
-        game.seed_choices()
-            .iter()
-            .filter(|&&s| s != game.default_seeds())
-            .map(|&s| Some(s)),
-    );
-    out
 }
 
 fn with_flags(mut options: Options, flags: &[Opt], mask: usize) -> Options {
@@ -63,26 +54,6 @@ pub fn sowing_configs() -> Vec<Rules> {
         }
     }
     out
-}
-
-/// A random game with a random seed count and any random set of its flags.
-pub fn random_rules(rng: &mut fastrand::Rng) -> Rules {
-    let game = GameId::ALL[rng.usize(..4)];
-    let seeds = seed_options(game);
-    let mut options = match seeds[rng.usize(..seeds.len())] {
-        Some(s) => Options::new().with_seeds(s),
-        None => Options::new(),
-    };
-    for opt in Opt::ALL {
-        if game.allows(opt) && rng.u8(..3) == 0 {
-            options = options.with(opt);
-        }
-    }
-    // A match of at most 1 to 4 rounds, now and then.
-    if game.has_rounds() && !options.has(Opt::SingleRound) && rng.u8(..3) == 0 {
-        options = options.with_rounds(rng.u32(1..=4));
-    }
-    Rules::new(game, options).unwrap()
 }
 
 pub fn ref_rules(rules: Rules) -> RefRules {
@@ -307,85 +278,6 @@ fn short_ref(v: &RefVerdict) -> String {
             cycle,
         } => format!("endless (state {first_repeat} repeats, cycle {cycle})"),
         RefVerdict::Undecided => "undecided".to_owned(),
-    }
-}
-
-/// A random valid set-up of `rules`: any board with the right total, closed
-/// holes where refilling leaves them (games of rounds), random stores, random
-/// side to move and (Olinda Keliya) random direction state.
-pub fn random_setup(rng: &mut fastrand::Rng, rules: Rules) -> Setup {
-    let n = rules.holes();
-    let total = rules.total_seeds();
-    let mut rows: [Vec<Option<u32>>; 2] = [vec![Some(0); n], vec![Some(0); n]];
-    // Holes are closed by refilling: from round 2 of a match (not one that
-    // ends after round 1), or in a game of one round set up as a study.
-    if rules.game().has_rounds() && rules.last_round() != Some(1) {
-        for row in &mut rows {
-            if rng.bool() {
-                let closed = rng.usize(0..n);
-                for k in 0..closed {
-                    // Pallankuzhi refills from the left: closed holes are the
-                    // rightmost; Rio Kadalis the other way round.
-                    let i = if rules.game() == GameId::Pallankuzhi {
-                        n - 1 - k
-                    } else {
-                        k
-                    };
-                    row[i] = None;
-                }
-            }
-        }
-    }
-    let open: Vec<(usize, usize)> = (0..2)
-        .flat_map(|s| (0..n).map(move |i| (s, i)))
-        .filter(|&(s, i)| rows[s][i].is_some())
-        .collect();
-    // Few seeds on the board make endless moves and empty rows likely; many
-    // make long moves.
-    let on_board = match rng.u8(..4) {
-        0 => rng.u32(0..=total.min(12)),
-        1 => rng.u32(0..=total / 3),
-        _ => rng.u32(0..=total),
-    };
-    // Seeds go to a random subset of the open holes, so that rows with many
-    // empty holes are common.
-    let active: Vec<(usize, usize)> = {
-        let keep = rng.usize(1..=open.len());
-        let mut shuffled = open.clone();
-        rng.shuffle(&mut shuffled);
-        shuffled.truncate(keep);
-        shuffled
-    };
-    for _ in 0..on_board {
-        let (s, i) = active[rng.usize(..active.len())];
-        *rows[s][i].as_mut().unwrap() += 1;
-    }
-    let rest = total - on_board;
-    let south_store = rng.u32(0..=rest);
-    let to_move = if rng.bool() { Side::South } else { Side::North };
-    let south_dir = if rules.chooses_direction() {
-        match rng.u8(..3) {
-            0 => None,
-            1 => Some(Dir::Ccw),
-            _ => Some(Dir::Cw),
-        }
-    } else {
-        None
-    };
-    let round = if rules.plays_rounds() && rows.iter().flatten().any(Option::is_none) {
-        2
-    } else {
-        1
-    };
-    let [south, north] = rows;
-    Setup {
-        south,
-        north,
-        stores: [south_store, rest - south_store],
-        to_move,
-        south_dir,
-        round,
-        round_starter: None,
     }
 }
 
