@@ -17,7 +17,7 @@ ci:
 bench:
     cargo bench -p mancala-rules
     cargo bench -p mancala-engine
-    python3 crates/cli/benches/validate.py --floor
+    python3 crates/bench/benches/validate.py --floor
 
 # Play a few games, check them and draw the final positions.
 demo game="olowuka":

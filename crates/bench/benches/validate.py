@@ -8,9 +8,9 @@ game) and the validator's peak resident memory (its own VmHWM, sampled while
 it runs). Times are the median of `--runs` runs. Running a second,
 ten times smaller corpus shows whether memory grows with the input.
 
-    python3 crates/cli/benches/validate.py [--games 100000] [--jobs 1] [--only GAME] [--runs 5] [--instructions] [--floor]
+    python3 crates/bench/benches/validate.py [--games 100000] [--jobs 1] [--only GAME] [--runs 5] [--instructions] [--floor]
 
-`--floor` also runs the floor probe (`crates/cli/benches/floor.rs`: the least
+`--floor` also runs the floor probe (`crates/bench`, package mancala-bench: the least
 work per ply a validator of Olowuka records must do) on the Olowuka corpus,
 in the same minutes, to tell the machine's speed from the validator's.
 """
@@ -105,7 +105,8 @@ def main():
     parser.add_argument("--runs", type=int, default=5,
                         help="timed runs per measurement; the median is shown (default 5)")
     parser.add_argument("--floor", action="store_true",
-                        help="also run the floor probe on the Olowuka corpus (cargo bench --bench floor)")
+                        help="also run the floor probe on the Olowuka corpus "
+                             "(cargo bench -p mancala-bench --bench floor)")
     args = parser.parse_args()
     bin_dir = build()
     play = os.path.join(bin_dir, "mancala-play")
@@ -147,7 +148,8 @@ def main():
             print(line)
             if args.floor and game == "olowuka":
                 corpus = os.path.join(tmp, f"{game}-{args.games}.mgn")
-                probe = subprocess.run(["cargo", "bench", "--quiet", "--bench", "floor", "--", corpus, str(args.runs)],
+                probe = subprocess.run(["cargo", "bench", "--quiet", "-p", "mancala-bench", "--bench", "floor",
+                                        "--", corpus, str(args.runs)],
                                        cwd=ROOT, check=True, capture_output=True, text=True)
                 floor.append(probe.stdout.strip())
     for line in floor:

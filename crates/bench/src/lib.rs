@@ -1,4 +1,5 @@
-//! The floor probe: how fast the least work a validator of standard Olowuka
+//! Measuring instruments for the tools, outside the product package. Here,
+//! the floor probe: how fast the least work a validator of standard Olowuka
 //! records must do per ply runs on this machine. It weighs issue 4's target
 //! (20 M plies/s per core) against the hardware; it is not a validator and
 //! no tool uses it.
@@ -12,16 +13,13 @@
 //! its full check). So a complete validator can only be slower.
 //!
 //! ```sh
-//! cargo bench --bench floor -- FILE [RUNS]
+//! cargo bench -p mancala-bench --bench floor -- FILE [RUNS]
 //! ```
 //!
 //! FILE: Olowuka records (e.g. `mancala-play --games 100000 --quiet`); the
 //! file is read into memory first, and the median of RUNS passes (default
-//! 7) is reported.
-
-use std::io::Write;
-use std::process::ExitCode;
-use std::time::{Duration, Instant};
+//! 7) is reported. `benches/validate.py --floor` runs it beside the
+//! validator on the same corpus.
 
 const HOLES: usize = 6;
 const TRACK: usize = 2 * HOLES;
@@ -60,11 +58,15 @@ fn row(board: u128, side: usize) -> u32 {
         .sum()
 }
 
-#[derive(Default)]
-struct Tally {
-    games: u64,
-    plies: u64,
-    unsettled: u64,
+/// What a pass over the records counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games found.
+    pub games: u64,
+    /// Plies played (of every game, up to where an unsettled one stopped).
+    pub plies: u64,
+    /// Games the probe stops in and a validator would give its full check.
+    pub unsettled: u64,
 }
 
 /// Plays the movetext starting at `text[at..]`; returns where it stopped.
@@ -188,7 +190,8 @@ fn game(text: &[u8], mut at: usize, keys: &mut Vec<u128>, tally: &mut Tally) -> 
 
 /// One pass over the records: each game's movetext follows its first blank
 /// line after a `[Game` tag.
-fn pass(text: &[u8]) -> Tally {
+#[must_use]
+pub fn pass(text: &[u8]) -> Tally {
     let mut tally = Tally::default();
     let mut keys = Vec::with_capacity(64);
     let mut at = 0;
@@ -206,46 +209,23 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     memchr::memmem::find(haystack, needle)
 }
 
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
-    let Some(path) = args.first() else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "usage: cargo bench --bench floor -- FILE [RUNS]"
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_probe_plays_standard_olowuka_and_leaves_the_rest() {
+        // Captures with their `+N`, then a wrong `+N`: the second game is
+        // the full check's, its plies up to there counted.
+        let text = b"[Game \"olowuka\"]\n\n1. C b+3 2. F c 3. C+3 f+3 *\n\n\
+                     [Game \"olowuka\"]\n\n1. C b+3 2. F c+1 *\n";
+        assert_eq!(
+            pass(text),
+            Tally {
+                games: 2,
+                plies: 9,
+                unsettled: 1
+            }
         );
-        return ExitCode::from(2);
-    };
-    let runs: usize = args.get(1).and_then(|r| r.parse().ok()).unwrap_or(7);
-    let text = match std::fs::read(path) {
-        Ok(text) => text,
-        Err(e) => {
-            let _ = writeln!(std::io::stderr(), "{path}: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let mut times: Vec<Duration> = Vec::new();
-    let mut tally = Tally::default();
-    for _ in 0..runs.max(1) {
-        let start = Instant::now();
-        tally = std::hint::black_box(pass(std::hint::black_box(&text)));
-        times.push(start.elapsed());
     }
-    times.sort();
-    let median = times[times.len() / 2].as_secs_f64();
-    let best = times[0].as_secs_f64();
-    let _ = writeln!(
-        std::io::stdout(),
-        "{} games, {} plies ({} games unsettled: the full check's); median {:.3} s = {:.1} M plies/s, best {:.3} s = {:.1} M plies/s",
-        tally.games,
-        tally.plies,
-        tally.unsettled,
-        median,
-        tally.plies as f64 / median / 1e6,
-        best,
-        tally.plies as f64 / best / 1e6
-    );
-    ExitCode::SUCCESS
 }
