@@ -1,3 +1,6 @@
+//! The notation's one error type: a syntax error with the byte span it
+//! covers in its game's text.
+
 use std::fmt;
 use std::ops::Range;
 

@@ -1,3 +1,6 @@
+//! A game record as values (tags, movetext items, result) and the byte
+//! spans of its parts in the text it was parsed from.
+
 use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;

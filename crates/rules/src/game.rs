@@ -1,3 +1,7 @@
+//! Games in progress: a position plus repetition history, the end of a game
+//! or round, and the rounds of a match; and the replayer that checks a
+//! record's moves with the least bookkeeping.
+
 use std::fmt;
 
 use serde::{Deserialize, Serialize};

@@ -1,3 +1,6 @@
+//! Which game is played and how: the game ids, the variant options and the
+//! rules they make together.
+
 use std::fmt;
 use std::str::FromStr;
 

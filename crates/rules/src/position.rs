@@ -1,3 +1,6 @@
+//! Validated positions and moves: the legal moves of a position and what
+//! playing one does to it.
+
 use std::fmt;
 use std::str::FromStr;
 

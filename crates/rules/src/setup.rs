@@ -1,3 +1,6 @@
+//! Positions as written down, before any rule is checked, and every way a
+//! set-up can fail to be a position.
+
 use std::fmt;
 
 use serde::{Deserialize, Serialize};

@@ -1,3 +1,5 @@
+//! The players, the sowing directions and the holes as players name them.
+
 use std::fmt;
 
 use serde::{Deserialize, Serialize};

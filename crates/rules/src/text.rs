@@ -1,3 +1,6 @@
+//! Helpers for messages about bad input: quoting a long token short, and
+//! suggesting the word a typo meant.
+
 /// Input quoted in a message, cut to its first 24 characters when longer
 /// (`NNNN… (5000 characters)`), so that a huge token yields a short message.
 #[must_use]

@@ -1,3 +1,7 @@
+//! What a move does step by step (laps, relays, captures), for the tools
+//! that show or check it: the observer the sower reports to, and a trace
+//! that keeps every event.
+
 use serde::{Deserialize, Serialize};
 
 use crate::side::{Hole, Side};

@@ -1,3 +1,6 @@
+//! `mancala-play`: plays games between engines or people and writes their
+//! records (the tool itself is `mancala_cli::play`).
+
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

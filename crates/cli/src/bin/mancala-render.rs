@@ -1,3 +1,6 @@
+//! `mancala-render`: draws records and positions as diagrams (the tool
+//! itself is `mancala_cli::render`).
+
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
