@@ -7,7 +7,7 @@
 //! crate's proptest regression files replay seeds through them, so a change
 //! to what is drawn, or in what order, must regenerate those files.
 
-use mancala_rules::{Dir, GameId, Opt, Options, Position, Rules, Setup, Side};
+use mancala_rules::{Dir, GameId, Opt, Options, Position, RefillFrom, Rules, Setup, Side};
 
 /// The seed counts a game can be played with (`None` is the default).
 #[must_use]
@@ -56,12 +56,11 @@ pub fn random_setup(rng: &mut fastrand::Rng, rules: Rules) -> Setup {
             if rng.bool() {
                 let closed = rng.usize(0..n);
                 for k in 0..closed {
-                    // Pallankuzhi refills from the left: closed holes are the
-                    // rightmost; Rio Kadalis the other way round.
-                    let i = if rules.game() == GameId::Pallankuzhi {
-                        n - 1 - k
-                    } else {
-                        k
+                    // A refill from the left closes a row's rightmost
+                    // holes, one from the right its leftmost.
+                    let i = match rules.game().descriptor().refill {
+                        Some(RefillFrom::Left) => n - 1 - k,
+                        _ => k,
                     };
                     row[i] = None;
                 }
