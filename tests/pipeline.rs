@@ -386,26 +386,34 @@ fn without_last_move(record: &str, last: &str, result: &str) -> String {
     format!("{} *\n", head.trim_end())
 }
 
-#[test]
-fn a_repetition_draw_in_all_three_tools() {
-    let file = "fixtures/adversarial/repetition-draw.mgn";
+/// Runs each command, checks its exit code (and that nothing panicked),
+/// and writes them all one after the other: command line, exit code,
+/// stdout and stderr, for one snapshot.
+fn transcript(runs: &[(&str, Vec<&str>, i32)]) -> String {
     let mut snapshot = String::new();
-    let runs: [(&str, Vec<&str>); 5] = [
-        ("mancala-validate", vec!["--format", "json", file]),
-        ("mancala-render", vec![file]),
-        ("mancala-render", vec!["--ply", "14", file]),
-        ("mancala-play", vec![file]),
-        ("mancala-play", vec![file, "--format", "json"]),
-    ];
-    for (name, args) in runs {
-        let out = run(name, &args, b"");
-        assert_eq!(out.code, 0, "{}", out.snapshot());
+    for (name, args, code) in runs {
+        let out = run(name, args, b"");
+        assert_eq!(out.code, *code, "{}", out.snapshot());
+        assert!(!out.stderr.contains("panicked"));
         snapshot.push_str(&format!(
             "$ {name} {}\n{}\n",
             args.join(" "),
             out.snapshot()
         ));
     }
+    snapshot
+}
+
+#[test]
+fn a_repetition_draw_in_all_three_tools() {
+    let file = "fixtures/adversarial/repetition-draw.mgn";
+    let snapshot = transcript(&[
+        ("mancala-validate", vec!["--format", "json", file], 0),
+        ("mancala-render", vec![file], 0),
+        ("mancala-render", vec!["--ply", "14", file], 0),
+        ("mancala-play", vec![file], 0),
+        ("mancala-play", vec![file, "--format", "json"], 0),
+    ]);
     let render = run("mancala-render", &[file], b"");
     assert!(
         render
@@ -459,8 +467,7 @@ fn a_repetition_draw_in_all_three_tools() {
 fn endless_moves_in_all_three_tools() {
     let illegal = "fixtures/validate/illegal-endless-move.mgn";
     let ends = "fixtures/validate/endless-ends-game.mgn";
-    let mut snapshot = String::new();
-    let runs: [(&str, Vec<&str>, i32); 8] = [
+    let snapshot = transcript(&[
         ("mancala-validate", vec!["--format", "json", illegal], 1),
         ("mancala-render", vec![illegal], 1),
         ("mancala-play", vec![illegal], 1),
@@ -473,17 +480,7 @@ fn endless_moves_in_all_three_tools() {
         ),
         ("mancala-render", vec!["--plies", "..", ends], 0),
         ("mancala-play", vec![ends], 0),
-    ];
-    for (name, args, code) in runs {
-        let out = run(name, &args, b"");
-        assert_eq!(out.code, code, "{}", out.snapshot());
-        assert!(!out.stderr.contains("panicked"));
-        snapshot.push_str(&format!(
-            "$ {name} {}\n{}\n",
-            args.join(" "),
-            out.snapshot()
-        ));
-    }
+    ]);
     // The endless move refused by all three tools…
     let validate = run("mancala-validate", &[illegal], b"");
     let render = run("mancala-render", &[illegal], b"");
@@ -589,31 +586,26 @@ fn rules_fixes_in_all_three_tools() {
     let endless = "fixtures/validate/endless-ends-game-turn-passes.mgn";
     let named = "fixtures/validate/valid-direction-named-where-fixed.mgn";
     let closed = "fixtures/validate/valid-single-round-closed-holes.mgn";
-    let runs: [(&str, Vec<&str>); 10] = [
-        ("mancala-validate", vec!["--format", "json", empty, endless]),
+    let snapshot = transcript(&[
+        (
+            "mancala-validate",
+            vec!["--format", "json", empty, endless],
+            0,
+        ),
         (
             "mancala-render",
             vec!["--format", "json", "--ply", "1", empty],
+            0,
         ),
-        ("mancala-render", vec![endless]),
-        ("mancala-render", vec!["--plies", "..", endless]),
-        ("mancala-play", vec!["--plies", "0", empty]),
-        ("mancala-play", vec!["--plies", "0", endless]),
-        ("mancala-validate", vec![named]),
-        ("mancala-play", vec!["--plies", "0", named]),
-        ("mancala-validate", vec!["--format", "json", closed]),
-        ("mancala-render", vec!["--plies", "1", closed]),
-    ];
-    let mut snapshot = String::new();
-    for (name, args) in runs {
-        let out = run(name, &args, b"");
-        assert_eq!(out.code, 0, "{}", out.snapshot());
-        snapshot.push_str(&format!(
-            "$ {name} {}\n{}\n",
-            args.join(" "),
-            out.snapshot()
-        ));
-    }
+        ("mancala-render", vec![endless], 0),
+        ("mancala-render", vec!["--plies", "..", endless], 0),
+        ("mancala-play", vec!["--plies", "0", empty], 0),
+        ("mancala-play", vec!["--plies", "0", endless], 0),
+        ("mancala-validate", vec![named], 0),
+        ("mancala-play", vec!["--plies", "0", named], 0),
+        ("mancala-validate", vec!["--format", "json", closed], 0),
+        ("mancala-render", vec!["--plies", "1", closed], 0),
+    ]);
     // The positions rules.md's examples give, in the validator's verdicts.
     let verdicts = run(
         "mancala-validate",
