@@ -363,7 +363,7 @@ fn a_truncated_last_game() {
 /// else changes. Checked in-process at every byte of a three-game stream.
 #[test]
 fn a_stream_cut_at_any_byte() {
-    use mancala_cli::check::{ReplayOptions, check_text};
+    use mancala_check::{ReplayOptions, check_text};
     use mancala_notation::Reader;
 
     let text = std::fs::read_to_string(root().join("fixtures/adversarial/truncated-last-game.mgn"))

@@ -8,7 +8,7 @@
 
 mod common;
 
-use mancala_cli::check::{self, ReplayOptions};
+use mancala_check::{self as check, ReplayOptions};
 use mancala_notation::{GameText, Reader};
 
 /// The games of `bytes`, as the tools cut them.

@@ -7,7 +7,7 @@
 //!   truncations, splices of two files, duplicated ranges, swapped lines,
 //!   dictionary tokens such as tag lines, huge numbers, `{`, CR, a BOM or
 //!   bytes that are not UTF-8), cut into games by [`Reader`], parsed, printed
-//!   and checked by `mancala_cli::check::check_text` as the tools do;
+//!   and checked by `mancala_check::check_text` as the tools do;
 //! - **rules**: random rules and options, random set-ups (plausible ones
 //!   that conserve seeds, and garbage: rows of thousands of holes, counts up
 //!   to `u32::MAX`, rounds past `u16::MAX`) through `Position::from_setup`,
@@ -49,9 +49,9 @@ use std::sync::{Arc, Mutex, Once};
 use std::time::{Duration, Instant};
 
 use fastrand::Rng;
-use mancala_cli::check::{self, ReplayOptions};
-use mancala_cli::diagnostic;
-use mancala_cli::diagram::{
+use mancala_check::{self as check, ReplayOptions};
+use mancala_tools::diagnostic;
+use mancala_diagram::{
     Charset, FramesJson, Style, draw_frames, lap_frames, ply_frame, position_frame,
 };
 use mancala_notation::{

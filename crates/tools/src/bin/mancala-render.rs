@@ -1,8 +1,8 @@
 //! `mancala-render`: draws records and positions as diagrams (the tool
-//! itself is `mancala_cli::render`).
+//! itself is `mancala_tools::render`).
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    mancala_cli::output::main(mancala_cli::render::run)
+    mancala_tools::output::main(mancala_tools::render::run)
 }

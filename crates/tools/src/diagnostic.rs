@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use mancala_notation::GameText;
 
-use crate::check::Problem;
+use mancala_check::Problem;
 
 /// Columns of source shown around the error on very long lines.
 const WINDOW: usize = 60;

@@ -8,9 +8,9 @@ use mancala_notation::{GameResult, GameText, Item, ParsedGame, Record, Spans, pa
 use mancala_rules::{DEFAULT_LAP_BUDGET, EndReason, GameId, Options, Position, RoundEnd, Rules};
 use serde::Serialize;
 
-use crate::check::{self, Ply, ReplayOptions};
+use mancala_check::{self as check, Ply, ReplayOptions};
 use crate::diagnostic;
-use crate::diagram::{
+use mancala_diagram::{
     Charset, DEFAULT_MAX_LAPS, Frame, FramesJson, Style, draw_frames, lap_frames, ply_frame,
     position_frame,
 };

@@ -8,7 +8,7 @@ use mancala_notation::{Record, format_setup};
 use mancala_rules::{DEFAULT_LAP_BUDGET, Game, GameId, Options, Outcome, RoundEnd};
 use serde::Serialize;
 
-use crate::check::{self, Problem, ReplayOptions};
+use mancala_check::{self as check, Problem, ReplayOptions};
 use crate::diagnostic;
 use crate::input::{self, InputName, SourcedGame};
 use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};

@@ -13,9 +13,9 @@ use mancala_rules::{
     Position, Rules, Side,
 };
 
-use crate::check::{self, ReplayOptions};
+use mancala_check::{self as check, ReplayOptions};
 use crate::diagnostic;
-use crate::diagram::{Highlights, Style, draw_position};
+use mancala_diagram::{Highlights, Style, draw_position};
 use crate::input::{self, InputName};
 use crate::moves_arg;
 use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};

@@ -85,7 +85,7 @@ impl Default for ReplayOptions {
 /// What the tools say of a move the rules refuse: which move, at which ply
 /// (from 1), whose turn it was (`mover`: the error's position may be the
 /// one after the move, when what follows it cannot be decided) and why.
-pub(crate) fn illegal_move(mv: Move, ply: usize, mover: Side, e: &PlayError) -> String {
+pub fn illegal_move(mv: Move, ply: usize, mover: Side, e: &PlayError) -> String {
     format!("illegal move {mv} (ply {ply}, {mover} to move): {e}")
 }
 

@@ -1,0 +1,14 @@
+//! The three command-line tools' own code: reading inputs, reporting
+//! errors, the command lines and their help, writing output, checking in
+//! parallel. Each binary is a thin `main` over one module here; checking a
+//! record is `mancala-check`'s, drawing a board `mancala-diagram`'s.
+
+pub mod diagnostic;
+pub mod input;
+pub mod meta;
+pub mod moves_arg;
+pub mod output;
+pub mod parallel;
+pub mod play;
+pub mod render;
+pub mod validate;
