@@ -50,7 +50,6 @@ use std::time::{Duration, Instant};
 
 use fastrand::Rng;
 use mancala_check::{self as check, ReplayOptions};
-use mancala_tools::diagnostic;
 use mancala_diagram::{
     Charset, FramesJson, Style, draw_frames, lap_frames, ply_frame, position_frame,
 };
@@ -61,6 +60,7 @@ use mancala_rules::{
     DEFAULT_LAP_BUDGET, Dir, EndReason, Game, GameId, Hole, Move, Opt, Options, PlayErrorKind,
     Position, Rules, Setup, Side, Status,
 };
+use mancala_tools::diagnostic;
 
 // ---------------------------------------------------------------------------
 // Findings

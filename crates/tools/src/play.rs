@@ -13,12 +13,12 @@ use mancala_rules::{
     Position, Rules, Side,
 };
 
-use mancala_check::{self as check, ReplayOptions};
 use crate::diagnostic;
-use mancala_diagram::{Highlights, Style, draw_position};
 use crate::input::{self, InputName};
 use crate::moves_arg;
 use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
+use mancala_check::{self as check, ReplayOptions};
+use mancala_diagram::{Highlights, Style, draw_position};
 
 const EXAMPLES: &str = "\
 Players: random, greedy, alphabeta[:depth=N,ms=T], mcts[:playouts=N,ms=T], human.

@@ -8,15 +8,15 @@ use mancala_notation::{GameResult, GameText, Item, ParsedGame, Record, Spans, pa
 use mancala_rules::{DEFAULT_LAP_BUDGET, EndReason, GameId, Options, Position, RoundEnd, Rules};
 use serde::Serialize;
 
-use mancala_check::{self as check, Ply, ReplayOptions};
 use crate::diagnostic;
+use crate::input::{self, InputName, SourcedGame};
+use crate::moves_arg;
+use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
+use mancala_check::{self as check, Ply, ReplayOptions};
 use mancala_diagram::{
     Charset, DEFAULT_MAX_LAPS, Frame, FramesJson, Style, draw_frames, lap_frames, ply_frame,
     position_frame,
 };
-use crate::input::{self, InputName, SourcedGame};
-use crate::moves_arg;
-use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
 
 const EXAMPLES: &str = "\
 Examples:

@@ -8,11 +8,11 @@ use mancala_notation::{Record, format_setup};
 use mancala_rules::{DEFAULT_LAP_BUDGET, Game, GameId, Options, Outcome, RoundEnd};
 use serde::Serialize;
 
-use mancala_check::{self as check, Problem, ReplayOptions};
 use crate::diagnostic;
 use crate::input::{self, InputName, SourcedGame};
 use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
 use crate::parallel::{self, Delivery};
+use mancala_check::{self as check, Problem, ReplayOptions};
 
 const EXAMPLES: &str = "\
 Examples:
