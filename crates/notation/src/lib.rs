@@ -8,9 +8,10 @@
 //!   span. Turning spans into `file:line:col` snippets is the tools' job.
 //! - [`visit_game`] reads a game's text into any [`Visitor`] (the shape of
 //!   pgn-reader's): tags, movetext items and the result in text order, with
-//!   all of the syntax checked; a visitor may stop the reading. `parse_game`
-//!   is one such visitor; the validator's fast path is another, which plays
-//!   the moves as they are read and builds no record.
+//!   all of the syntax checked; a visitor may stop the reading, and writes
+//!   only the methods it needs. `parse_game` is one such visitor; the tools'
+//!   check is another, which plays the moves as they are read and builds a
+//!   record only when asked to.
 //! - [`Reader`] splits any stream into games without holding more than one
 //!   game in memory, so one bad game never hides the next.
 //!

@@ -66,24 +66,32 @@ pub enum TagValue<'a> {
 }
 
 /// What [`visit_game`] hands over as it reads a game, in the order of the
-/// text (the shape of pgn-reader's visitor). Any method may stop the
-/// reading with `ControlFlow::Break`: nothing more is read or checked.
+/// text (the shape of pgn-reader's visitor). Every method does nothing by
+/// default, so a visitor writes only those it needs. Any method may stop
+/// the reading with `ControlFlow::Break`: nothing more is read or checked.
 pub trait Visitor {
     /// A tag line (`line`), its value (`value`: the span inside the quotes).
     fn tag(
         &mut self,
-        tag: TagValue<'_>,
-        line: Range<usize>,
-        value: Range<usize>,
-    ) -> ControlFlow<()>;
+        _tag: TagValue<'_>,
+        _line: Range<usize>,
+        _value: Range<usize>,
+    ) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
     /// The tags are over (`header`: their span, empty when there are none);
     /// the movetext follows.
-    fn movetext(&mut self, header: Range<usize>) -> ControlFlow<()>;
+    fn movetext(&mut self, _header: Range<usize>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
     /// A move, round marker or comment of the movetext.
-    fn item(&mut self, item: Item, span: Range<usize>) -> ControlFlow<()>;
+    #[inline(always)]
+    fn item(&mut self, _item: Item, _span: Range<usize>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
     /// The result closing the movetext, once the whole text is known to be
     /// a well-formed game (so last: a syntax error anywhere comes first).
-    fn result(&mut self, result: GameResult, span: Range<usize>);
+    fn result(&mut self, _result: GameResult, _span: Range<usize>) {}
 }
 
 /// Reads the text of one game (as split by [`crate::Reader`]) into

@@ -47,6 +47,12 @@ impl GameText {
 
     /// Parses the game.
     pub fn parse(&self) -> Result<ParsedGame, ParseError> {
+        parse_game(self.source()?)
+    }
+
+    /// The text to read, or an error for a game too long to have been kept
+    /// whole or one that is not UTF-8.
+    pub fn source(&self) -> Result<&str, ParseError> {
         if self.is_truncated() {
             return Err(ParseError::new(
                 0..0,
@@ -57,7 +63,7 @@ impl GameText {
                 ),
             ));
         }
-        parse_game(self.text()?)
+        self.text()
     }
 
     /// Line (from the stream's 1) and column (in characters, from 1) of a
