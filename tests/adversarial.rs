@@ -363,8 +363,9 @@ fn a_truncated_last_game() {
 /// else changes. Checked in-process at every byte of a three-game stream.
 #[test]
 fn a_stream_cut_at_any_byte() {
-    use mancala_check::{ReplayOptions, check_text};
+    use mancala_check::check_text;
     use mancala_notation::Reader;
+    use mancala_rules::DEFAULT_LAP_BUDGET;
 
     let text = std::fs::read_to_string(root().join("fixtures/adversarial/truncated-last-game.mgn"))
         .unwrap();
@@ -384,7 +385,7 @@ fn a_stream_cut_at_any_byte() {
     for cut in 0..=whole.len() {
         let bytes = &whole.as_bytes()[..cut];
         let checked: Vec<bool> = Reader::new(bytes)
-            .map(|g| check_text(&g.unwrap(), ReplayOptions::default(), |_| {}).is_valid())
+            .map(|g| check_text(&g.unwrap(), DEFAULT_LAP_BUDGET, false, None).is_valid())
             .collect();
         let begun = starts.iter().filter(|s| **s < cut).count();
         let finished = ends.iter().filter(|e| **e <= cut).count();

@@ -128,7 +128,8 @@ fn io_and_usage_errors_exit_2() {
 
 /// A move refused because what follows it cannot be decided within the lap
 /// budget is still reported as its mover's (the error's position is the
-/// one after the move).
+/// one after the move). The undecided reply named is the first in hole
+/// order, as `mancala-play` names it for the same position.
 #[test]
 fn an_undecided_follow_up_names_the_mover() {
     let record = b"[Game \"pallankuzhi\"]\n[Options \"single-round\"]\n\n1. B+7 a 2. G+6 a+11 *\n";
@@ -136,7 +137,7 @@ fn an_undecided_follow_up_names_the_mover() {
     assert_eq!(out.code, 1);
     assert!(
         out.stderr
-            .contains("illegal move a (ply 2, north to move): move G is undecided"),
+            .contains("illegal move a (ply 2, north to move): move A is undecided"),
         "{}",
         out.stderr
     );

@@ -1,6 +1,9 @@
-//! Replaying a parsed record against the rules: the one place that decides
-//! whether a record is valid. `mancala-validate` reports its verdict,
-//! `mancala-render` draws its plies, `mancala-play` continues from it.
+//! Checking a record against the rules: the one place that decides whether
+//! a record is valid. One state machine ([`check_text`]'s visitor) replays
+//! the record as the notation's reader hands over its tags, moves, round
+//! markers, comments and result, so that no game is read twice:
+//! `mancala-validate` reports its verdict, `mancala-render` draws its
+//! plies, `mancala-play` continues from it.
 
 use std::ops::{ControlFlow, Range};
 
@@ -8,8 +11,8 @@ use mancala_notation::{
     GameResult, GameText, Item, ParsedGame, RecordBuilder, TagValue, Visitor, visit_game,
 };
 use mancala_rules::{
-    EndReason, Game, GameId, Move, NoTrace, Options, OptionsError, Outcome, PlayError, PlayReport,
-    Position, Replayer, RoundEnd, Rules, Setup, SetupError, Side, Trace,
+    EndReason, Game, GameId, Move, Options, OptionsError, Outcome, PlayError, PlayReport, Position,
+    RoundEnd, Rules, Setup, SetupError, Side,
 };
 use serde::Serialize;
 
@@ -28,21 +31,20 @@ pub struct Problem {
 /// A ply as it was replayed.
 #[derive(Debug)]
 pub struct Ply<'a> {
-    /// Index of the move in the record's items.
-    pub item: usize,
     /// Ply number in the game, from 1.
     pub number: usize,
     pub mv: Move,
     pub before: &'a Position,
     pub after: &'a Position,
     pub report: &'a PlayReport,
-    /// The move's laps and captures, when tracing was asked for.
-    pub trace: Option<&'a Trace>,
 }
 
 /// The result of replaying a record.
 #[derive(Debug)]
 pub struct Replay {
+    /// The record's game and options, as its tags say.
+    pub game_id: GameId,
+    pub options: Options,
     pub rules: Option<Rules>,
     /// The game as far as it could be replayed (`None` when the rules,
     /// options or set-up are invalid).
@@ -62,23 +64,6 @@ impl Replay {
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
         self.game.as_ref().and_then(Game::outcome)
-    }
-}
-
-/// How to replay.
-#[derive(Clone, Copy, Debug)]
-pub struct ReplayOptions {
-    pub lap_budget: u32,
-    /// Record each move's trace for the callback (slower).
-    pub trace: bool,
-}
-
-impl Default for ReplayOptions {
-    fn default() -> ReplayOptions {
-        ReplayOptions {
-            lap_budget: mancala_rules::DEFAULT_LAP_BUDGET,
-            trace: false,
-        }
     }
 }
 
@@ -102,19 +87,13 @@ fn rules_of(game: GameId, options: Options, lap_budget: u32) -> Result<Rules, Op
     Rules::new(game, options).and_then(|rules| rules.with_lap_budget(lap_budget))
 }
 
-/// The rules of a record (game id, options and lap budget checked).
-pub fn record_rules(parsed: &ParsedGame, lap_budget: u32) -> Result<Rules, Problem> {
-    let record = &parsed.record;
-    // The options' value when there is one (an option the game does not
-    // take, or a bad seed count), else the game's tag.
-    let span = parsed
-        .spans
-        .options
-        .clone()
-        .or_else(|| parsed.spans.tag("Game"))
-        .unwrap_or(0..0);
-    rules_of(record.game, record.options, lap_budget)
-        .map_err(|e| problem(span, "options", e.to_string()))
+/// The position a game under `rules` starts from: `setup`, or the standard
+/// start.
+fn start_of(setup: Option<&Setup>, rules: Rules) -> Result<Position, SetupError> {
+    match setup {
+        None => Ok(Position::new(rules)),
+        Some(setup) => Position::from_setup(rules, setup),
+    }
 }
 
 /// The position a record starts from.
@@ -126,15 +105,6 @@ pub fn start_position(parsed: &ParsedGame, rules: Rules) -> Result<Position, Pro
             e.to_string(),
         )
     })
-}
-
-/// The position a game under `rules` starts from: `setup`, or the standard
-/// start.
-fn start_of(setup: Option<&Setup>, rules: Rules) -> Result<Position, SetupError> {
-    match setup {
-        None => Ok(Position::new(rules)),
-        Some(setup) => Position::from_setup(rules, setup),
-    }
 }
 
 /// Rounds that begin after these round ends (all but a final one that ended
@@ -150,196 +120,6 @@ pub fn rounds_begun(report: &PlayReport) -> impl Iterator<Item = u32> + '_ {
         .map(|(_, end)| end.round.saturating_add(1))
 }
 
-/// Replays `parsed`, calling `on_ply` after every legal move, and checks
-/// everything the rules and the notation say a record must satisfy. Each
-/// move played is left in `parsed` as the canonical notation writes it (a
-/// rightly named direction that the move does not choose is dropped).
-pub fn replay(
-    parsed: &mut ParsedGame,
-    options: ReplayOptions,
-    mut on_ply: impl FnMut(&Ply<'_>),
-) -> Replay {
-    let mut out = Replay {
-        rules: None,
-        game: None,
-        plies: 0,
-        round_ends: Vec::new(),
-        markers_due: Vec::new(),
-        problems: Vec::new(),
-    };
-    let rules = match record_rules(parsed, options.lap_budget) {
-        Ok(rules) => rules,
-        Err(p) => {
-            out.problems.push(p);
-            return out;
-        }
-    };
-    out.rules = Some(rules);
-    let start = match start_position(parsed, rules) {
-        Ok(position) => position,
-        Err(p) => {
-            out.problems.push(p);
-            return out;
-        }
-    };
-    // Deciding whether the first player can move may fail (an undecided
-    // move): point at the set-up, or else at the start of the movetext.
-    let start_span = parsed.spans.setup.clone().unwrap_or_else(|| {
-        let at = parsed
-            .spans
-            .items
-            .first()
-            .unwrap_or(&parsed.spans.result)
-            .start;
-        at..at
-    });
-    let first = parsed.record.moves().next();
-    let (mut game, opening) = match Game::new_hinted(start, first) {
-        Ok(started) => started,
-        Err(e) => {
-            out.problems
-                .push(problem(start_span, "setup", e.to_string()));
-            return out;
-        }
-    };
-    let mut markers_due: Vec<u32> = rounds_begun(&opening).collect();
-    out.round_ends.extend(opening.round_ends.iter().copied());
-    let record = &parsed.record;
-    let mut trace = Trace::default();
-    // Set when an error stops the replay; annotation errors do not.
-    let mut stopped = false;
-    // Moves played that the canonical notation writes otherwise.
-    let mut respelled = Vec::new();
-    for (index, item) in record.items.iter().enumerate() {
-        let span = parsed.spans.items.get(index).cloned().unwrap_or(0..0);
-        match item {
-            Item::Comment { .. } => {}
-            Item::Round { round } => {
-                if markers_due.first() == Some(round) {
-                    markers_due.remove(0);
-                } else {
-                    let now = game.position().round();
-                    let message = match markers_due.first() {
-                        _ if !rules.game().has_rounds() => {
-                            format!("round marker R{round}, but {} has no rounds", rules.game())
-                        }
-                        _ if !rules.plays_rounds() => {
-                            format!(
-                                "round marker R{round}, but this game is played in a single round"
-                            )
-                        }
-                        Some(due) => format!("expected the marker R{due} here, not R{round}"),
-                        None if let Some(outcome) = game.outcome() => {
-                            format!("round marker R{round} after {}", the_end(&outcome, rules))
-                        }
-                        None => {
-                            format!("round marker R{round}, but round {now} is still being played")
-                        }
-                    };
-                    out.problems.push(problem(span, "round", message));
-                    stopped = true;
-                    break;
-                }
-            }
-            Item::Move { mv, captured } => {
-                if let Some(due) = markers_due.first() {
-                    out.problems.push(problem(
-                        span,
-                        "round",
-                        format!("round {due} has begun: the record needs the marker R{due} before this move"),
-                    ));
-                    stopped = true;
-                    break;
-                }
-                if let Some(outcome) = game.outcome() {
-                    out.problems.push(problem(
-                        span,
-                        "move",
-                        format!(
-                            "move {mv} (ply {}) comes after {}",
-                            out.plies + 1,
-                            the_end(&outcome, rules)
-                        ),
-                    ));
-                    stopped = true;
-                    break;
-                }
-                let before = *game.position();
-                trace.events.clear();
-                // The record's next move is the likely one to settle "cannot
-                // move" after this one, which saves sowing it twice.
-                let next = record.items[index + 1..]
-                    .iter()
-                    .find_map(|item| match item {
-                        Item::Move { mv, .. } => Some(*mv),
-                        _ => None,
-                    });
-                let result = if options.trace {
-                    game.play_hinted(*mv, next, &mut trace)
-                } else {
-                    game.play_hinted(*mv, next, &mut NoTrace)
-                };
-                let report = match result {
-                    Ok(report) => report,
-                    Err(e) => {
-                        out.problems.push(problem(
-                            span,
-                            "move",
-                            illegal_move(*mv, out.plies + 1, before.to_move(), &e),
-                        ));
-                        stopped = true;
-                        break;
-                    }
-                };
-                out.plies += 1;
-                let canonical = before.canonical_move(*mv);
-                if canonical != *mv {
-                    respelled.push((index, canonical));
-                }
-                let mover = before.to_move();
-                if let Some(claimed) = captured {
-                    let gained = report.gained[mover.index()];
-                    if *claimed != gained {
-                        out.problems.push(problem(
-                            span.clone(),
-                            "annotation",
-                            format!("move {mv} is annotated +{claimed}, but {mover} gains {gained} seeds with it"),
-                        ));
-                    }
-                }
-                markers_due.extend(rounds_begun(&report));
-                out.round_ends.extend(report.round_ends.iter().copied());
-                on_ply(&Ply {
-                    item: index,
-                    number: out.plies,
-                    mv: canonical,
-                    before: &before,
-                    after: game.position(),
-                    report: &report,
-                    trace: options.trace.then_some(&trace),
-                });
-            }
-        }
-    }
-    if !stopped {
-        let end = RecordEnd {
-            result: record.result,
-            result_span: parsed.spans.result.clone(),
-            termination: record.termination,
-            termination_span: parsed.spans.tag("Termination"),
-        };
-        check_end(&end, &game, &markers_due, &mut out.problems);
-    }
-    for (index, canonical) in respelled {
-        if let Item::Move { mv, .. } = &mut parsed.record.items[index] {
-            *mv = canonical;
-        }
-    }
-    out.markers_due = markers_due;
-    out.game = Some(game);
-    out
-}
-
 /// `the end of the game (reason, S-N)`, or for a match that `rounds=N`
 /// ended, `the end of the match: rounds=N ends it after round N (…)`.
 fn the_end(outcome: &Outcome, rules: Rules) -> String {
@@ -352,23 +132,21 @@ fn the_end(outcome: &Outcome, rules: Rules) -> String {
     }
 }
 
-/// What a record says of its end, and where.
-struct RecordEnd {
-    result: GameResult,
-    result_span: Range<usize>,
-    termination: Option<EndReason>,
-    /// The `Termination` tag's line.
-    termination_span: Option<Range<usize>>,
-}
-
 /// The record's result, termination and trailing round markers against the
 /// game's real end.
-fn check_end(end: &RecordEnd, game: &Game, markers_due: &[u32], problems: &mut Vec<Problem>) {
-    let result_span = end.result_span.clone();
-    match (end.result, game.outcome()) {
+fn check_end(
+    (result, result_span): (GameResult, Range<usize>),
+    termination: Option<&(EndReason, Option<Range<usize>>)>,
+    game: &Game,
+    markers_due: &[u32],
+    problems: &mut Vec<Problem>,
+) {
+    let claimed = termination.map(|(reason, _)| *reason);
+    let termination_span = termination.and_then(|(_, span)| span.clone());
+    match (result, game.outcome()) {
         (GameResult::Unfinished, None) => {
-            if end.termination.is_some() {
-                let span = end.termination_span.clone().unwrap_or(result_span);
+            if claimed.is_some() {
+                let span = termination_span.unwrap_or(result_span);
                 problems.push(problem(
                     span,
                     "termination",
@@ -407,12 +185,11 @@ fn check_end(end: &RecordEnd, game: &Game, markers_due: &[u32], problems: &mut V
                     ),
                 ));
             }
-            if let Some(claimed) = end.termination
+            if let Some(claimed) = claimed
                 && claimed != outcome.reason
             {
-                let span = end.termination_span.clone().unwrap_or(0..0);
                 problems.push(problem(
-                    span,
+                    termination_span.unwrap_or(0..0),
                     "termination",
                     format!(
                         "the Termination tag says {claimed}, but the game ended by {}",
@@ -428,7 +205,7 @@ fn check_end(end: &RecordEnd, game: &Game, markers_due: &[u32], problems: &mut V
 /// before it trusts a record.
 #[derive(Debug)]
 pub struct Checked {
-    /// `None` when the text does not parse.
+    /// The record, when it was asked for and the text parses.
     pub parsed: Option<ParsedGame>,
     /// `None` when the text does not parse.
     pub replay: Option<Replay>,
@@ -440,234 +217,405 @@ impl Checked {
     pub fn is_valid(&self) -> bool {
         self.problems.is_empty()
     }
-}
 
-/// Parses and replays one game's text, calling `on_ply` after every move.
-pub fn check_text(
-    text: &GameText,
-    options: ReplayOptions,
-    on_ply: impl FnMut(&Ply<'_>),
-) -> Checked {
-    match text.parse() {
-        Err(e) => Checked {
+    /// A text that is not a well-formed game: only that is reported.
+    fn syntax(e: mancala_notation::ParseError) -> Checked {
+        Checked {
             parsed: None,
             replay: None,
-            problems: vec![problem(e.span.clone(), "syntax", e.message)],
-        },
-        Ok(parsed) => check_parsed(parsed, options, on_ply),
+            problems: vec![problem(e.span, "syntax", e.message)],
+        }
     }
 }
 
-/// Replays a record that is already parsed (one built from command-line
-/// flags, say), calling `on_ply` after every move.
+/// Reads and checks one game's text in one pass: every legal move is
+/// handed to `on_ply` (when given) as it is replayed, and the record is
+/// built alongside when `record` asks for it, its moves as the canonical
+/// notation writes them (a rightly named direction that a move does not
+/// choose is dropped). A syntax error anywhere is all that is reported
+/// (plies handed over before it count for nothing).
+pub fn check_text(
+    text: &GameText,
+    lap_budget: u32,
+    record: bool,
+    on_ply: Option<&mut dyn FnMut(&Ply<'_>)>,
+) -> Checked {
+    let source = match text.source() {
+        Ok(source) => source,
+        Err(e) => return Checked::syntax(e),
+    };
+    if record {
+        let mut check = Check::new(RecordBuilder::new(source), lap_budget, on_ply);
+        check.source = Some(source);
+        match visit_game(source, &mut check) {
+            Ok(_) => check.finish(|builder| Some(builder.finish())),
+            Err(e) => Checked::syntax(e),
+        }
+    } else {
+        let mut check = Check::new(NoRecord, lap_budget, on_ply);
+        check.source = Some(source);
+        match visit_game(source, &mut check) {
+            Ok(_) => check.finish(|_| None),
+            Err(e) => Checked::syntax(e),
+        }
+    }
+}
+
+/// Checks a record that is already parsed (one built from command-line
+/// flags, say), handing every legal move to `on_ply`. The record comes back
+/// as it was given.
 pub fn check_parsed(
     parsed: ParsedGame,
-    options: ReplayOptions,
-    on_ply: impl FnMut(&Ply<'_>),
+    lap_budget: u32,
+    on_ply: Option<&mut dyn FnMut(&Ply<'_>)>,
 ) -> Checked {
-    let mut parsed = parsed;
-    let replay = replay(&mut parsed, options, on_ply);
-    let problems = replay.problems.clone();
-    Checked {
-        parsed: Some(parsed),
-        replay: Some(replay),
-        problems,
+    let mut check = Check::new(NoRecord, lap_budget, on_ply);
+    let (record, spans) = (&parsed.record, &parsed.spans);
+    check.game_id = Some(record.game);
+    check.options = record.options;
+    check.setup.clone_from(&record.setup);
+    check.game_line = spans.tag("Game");
+    check.options_span.clone_from(&spans.options);
+    check.setup_span.clone_from(&spans.setup);
+    check.termination = record
+        .termination
+        .map(|reason| (reason, spans.tag("Termination")));
+    let _ = check.movetext(spans.header.clone());
+    for (index, item) in record.items.iter().enumerate() {
+        let span = spans.items.get(index).cloned().unwrap_or(0..0);
+        let _ = check.item(item.clone(), span);
+    }
+    check.result(record.result, spans.result.clone());
+    check.finish(|_| Some(parsed))
+}
+
+/// The record read again up to its `ply`-th move (see
+/// [`Check::refuse_last`]): the move and where it stands, with the game
+/// just before it.
+struct ReadAgain {
+    ply: usize,
+    seen: usize,
+    game: Game,
+    found: Option<(Move, Range<usize>)>,
+}
+
+impl Visitor for ReadAgain {
+    fn item(&mut self, item: Item, span: Range<usize>) -> ControlFlow<()> {
+        if let Item::Move { mv, .. } = item {
+            self.seen += 1;
+            if self.seen == self.ply {
+                self.found = Some((mv, span));
+                return ControlFlow::Break(());
+            }
+            // Every move before it was played once already.
+            let _ = self.game.play(mv);
+        }
+        ControlFlow::Continue(())
     }
 }
 
-/// A game [`quick_check`] found valid.
-#[derive(Debug)]
-pub struct QuickChecked {
-    pub game: GameId,
-    /// The record's options, as written in it.
-    pub options: Options,
-    pub plies: usize,
-    /// The game at the end of the record.
-    pub replayed: Game,
-    /// The rounds that ended, as [`Replay::round_ends`] lists them.
-    pub round_ends: Vec<RoundEnd>,
-    /// The record, when asked for.
-    pub parsed: Option<ParsedGame>,
-}
-
-/// The validator's fast path: a game's text read and replayed in one pass,
-/// each move played by a [`Replayer`] as it is read (and the record built
-/// alongside only when `record` asks for it). `Some` only for a valid game
-/// that the replayer settles to the end (no comments, every move one it
-/// settles, every round marker where a round began, the result and
-/// termination right): then [`check_text`] would find no problem and reach
-/// the same game and round ends. `None` for anything else, valid or
-/// not; [`check_text`] then decides, and explains (tested on every fixture
-/// and in the fuzz harness).
-pub fn quick_check(text: &GameText, options: ReplayOptions, record: bool) -> Option<QuickChecked> {
-    if options.trace || text.is_truncated() {
-        return None;
-    }
-    let text = text.text().ok()?;
-    if record {
-        quick_run(text, options, RecordBuilder::new(text))
-    } else {
-        quick_run(text, options, NoRecord)
-    }
-}
-
-/// What [`QuickReplay`] feeds what it reads to when no record is asked for.
+/// What [`Check`] feeds what it reads to when no record is asked for.
 #[derive(Debug)]
 struct NoRecord;
 
-impl Visitor for NoRecord {
-    #[inline(always)]
-    fn tag(&mut self, _: TagValue<'_>, _: Range<usize>, _: Range<usize>) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-    #[inline(always)]
-    fn movetext(&mut self, _: Range<usize>) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-    #[inline(always)]
-    fn item(&mut self, _: Item, _: Range<usize>) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-    #[inline(always)]
-    fn result(&mut self, _: GameResult, _: Range<usize>) {}
-}
+impl Visitor for NoRecord {}
 
-/// The records the fast path may build.
-trait Recording: Visitor {
-    fn into_parsed(self) -> Option<ParsedGame>;
-}
-
-impl Recording for NoRecord {
-    fn into_parsed(self) -> Option<ParsedGame> {
-        None
-    }
-}
-
-impl Recording for RecordBuilder {
-    fn into_parsed(self) -> Option<ParsedGame> {
-        Some(self.finish())
-    }
-}
-
-/// [`quick_check`] feeding `record` as it goes.
-fn quick_run<R: Recording>(text: &str, options: ReplayOptions, record: R) -> Option<QuickChecked> {
-    let mut quick = QuickReplay {
-        record,
-        lap_budget: options.lap_budget,
-        game: None,
-        options: Options::new(),
-        setup: None,
-        termination: None,
-        replayer: None,
-        between: None,
-        markers_due: Vec::new(),
-        round_ends: Vec::new(),
-        plies: 0,
-        end: None,
-    };
-    if visit_game(text, &mut quick).ok()?.is_break() {
-        return None;
-    }
-    // The round being replayed is finished here; after a last round marker
-    // the game stands where that round ended.
-    if quick.replayer.is_some() {
-        quick.finish_round()?;
-    }
-    let replayed = quick.between.take()?;
-    let mut problems = Vec::new();
-    check_end(&quick.end?, &replayed, &quick.markers_due, &mut problems);
-    problems.is_empty().then_some(QuickChecked {
-        game: quick.game?,
-        options: quick.options,
-        plies: quick.plies,
-        replayed,
-        round_ends: quick.round_ends,
-        parsed: quick.record.into_parsed(),
-    })
-}
-
-/// The visitor of [`quick_check`]: it stops at the first thing the
-/// replayer does not settle or the record gets wrong.
-struct QuickReplay<R> {
-    /// Fed everything read that the replay accepts.
+/// The check of one record, as the notation's reader hands over its parts:
+/// the state machine every tool's check runs. Each move is played as it is
+/// read: by the game's fast lane, which leaves "cannot move" open, while
+/// nothing else is asked of the move; by the full rules, with everything
+/// settled first, for anything else (a move the fast lane leaves, a round
+/// marker, the result, and every move when plies are observed). It never
+/// stops the reading: a syntax error later in the text overrides all.
+struct Check<'s, 'p, R> {
+    /// Fed everything read, moves as the replay leaves them.
     record: R,
+    /// The text read, when there is one: the fast lane runs only then (see
+    /// [`Check::refuse_last`]).
+    source: Option<&'s str>,
     lap_budget: u32,
-    game: Option<GameId>,
+    on_ply: Option<&'p mut dyn FnMut(&Ply<'_>)>,
+    // What the tags say, and where.
+    game_id: Option<GameId>,
     options: Options,
     setup: Option<Setup>,
+    /// The `Game` tag's line.
+    game_line: Option<Range<usize>>,
+    /// The `Options` and `SetUp` tags' values.
+    options_span: Option<Range<usize>>,
+    setup_span: Option<Range<usize>>,
     /// The `Termination` tag's reason and line.
-    termination: Option<(EndReason, Range<usize>)>,
-    /// The replay of the round being played; `None` before the movetext,
-    /// and in a match from a round's end to the next round's first move.
-    replayer: Option<Replayer>,
-    /// The game where the replay was last finished: at a round's end (the
-    /// next round set up) until that round's first move resumes it, or at
-    /// the end of the record.
-    between: Option<Game>,
+    termination: Option<(EndReason, Option<Range<usize>>)>,
+    // The replay.
+    rules: Option<Rules>,
+    start: Option<Position>,
+    /// `None` before the movetext, and when the rules, options or set-up
+    /// are invalid or the start cannot be decided.
+    game: Option<Game>,
+    /// The fast lane may take the next move: the game replayed, no marker
+    /// owed, no observer of plies, nothing stopped.
+    fast: bool,
+    /// Set when an error stops the replay; annotation errors do not.
+    stopped: bool,
+    plies: usize,
+    /// Where the movetext's first item (or else the result) begins.
+    first_item: Option<usize>,
+    round_ends: Vec<RoundEnd>,
     /// Rounds begun whose markers the record still owes, in order.
     markers_due: Vec<u32>,
-    /// Every round end so far.
-    round_ends: Vec<RoundEnd>,
-    plies: usize,
-    end: Option<RecordEnd>,
+    problems: Vec<Problem>,
 }
 
-impl<R> QuickReplay<R> {
-    /// Finishes the replay of the round being played into `between`, its
-    /// round ends and the markers they make due noted: whether a round
-    /// ended. `None` when there is no replay, or when "cannot move" cannot
-    /// be decided.
-    fn finish_round(&mut self) -> Option<bool> {
-        let (game, report) = self.replayer.take()?.finish().ok()?;
-        let ended = !report.round_ends.is_empty();
-        if ended {
-            self.markers_due.extend(rounds_begun(&report));
-            self.round_ends.extend(report.round_ends);
+impl<'p, R: Visitor> Check<'_, 'p, R> {
+    fn new(record: R, lap_budget: u32, on_ply: Option<&'p mut dyn FnMut(&Ply<'_>)>) -> Self {
+        Check {
+            record,
+            source: None,
+            lap_budget,
+            on_ply,
+            game_id: None,
+            options: Options::new(),
+            setup: None,
+            game_line: None,
+            options_span: None,
+            setup_span: None,
+            termination: None,
+            rules: None,
+            start: None,
+            game: None,
+            fast: false,
+            stopped: false,
+            plies: 0,
+            first_item: None,
+            round_ends: Vec::new(),
+            markers_due: Vec::new(),
+            problems: Vec::new(),
         }
-        self.between = Some(game);
-        Some(ended)
     }
 
-    /// Where the record marks a round that no round end has begun yet: the
-    /// round being played must end right here, as the replay finished now
-    /// says. `None` when it does not (or cannot tell).
-    fn end_round(&mut self) -> Option<()> {
-        self.finish_round()?.then_some(())
+    /// The verdict, once the whole text is read (`record` makes the record
+    /// of what was fed to it).
+    fn finish(self, record: impl FnOnce(R) -> Option<ParsedGame>) -> Checked {
+        let problems = self.problems.clone();
+        Checked {
+            parsed: record(self.record),
+            // A well-formed text has a Game tag.
+            replay: self.game_id.map(|game_id| Replay {
+                game_id,
+                options: self.options,
+                rules: self.rules,
+                game: self.game,
+                plies: self.plies,
+                round_ends: self.round_ends,
+                markers_due: self.markers_due,
+                problems: self.problems,
+            }),
+            problems,
+        }
     }
-}
 
-impl<R: Visitor> QuickReplay<R> {
-    /// Any item but a move of the round being replayed: a round marker,
-    /// the next round's first move, or a comment (the full check's).
+    fn stop(&mut self, span: Range<usize>, kind: &'static str, message: String) {
+        self.problems.push(problem(span, kind, message));
+        self.stopped = true;
+    }
+
+    /// Settles what the fast lane left open, noting the rounds that ended:
+    /// `false`, with the replay stopped, when that cannot be decided (the
+    /// start, or the last move, is then what is wrong).
+    fn settle(&mut self) -> bool {
+        let Some(game) = &mut self.game else {
+            return false;
+        };
+        match game.settle() {
+            Ok(report) => {
+                self.markers_due.extend(rounds_begun(&report));
+                self.round_ends.extend(report.round_ends);
+                true
+            }
+            Err(e) => {
+                if self.plies > 0 {
+                    self.refuse_last(&e);
+                } else {
+                    // Point at the set-up, or else at the start of the
+                    // movetext.
+                    let at = self.first_item.unwrap_or(0);
+                    let span = self.setup_span.clone().unwrap_or(at..at);
+                    self.game = None;
+                    self.stop(span, "setup", e.to_string());
+                }
+                false
+            }
+        }
+    }
+
+    /// The last move, which the fast lane played, cannot stand: what
+    /// follows it cannot be decided (`e`). It is refused whole, as the full
+    /// rules refuse it, and the game goes back to before it. The fast lane
+    /// keeps nothing to take a move back, so the record is read again up to
+    /// that move: only on this error, which takes a tiny lap budget.
+    #[cold]
+    fn refuse_last(&mut self, e: &PlayError) {
+        let (Some(source), Some(start)) = (self.source, self.start) else {
+            return;
+        };
+        let mut again = ReadAgain {
+            ply: self.plies,
+            seen: 0,
+            game: Game::start(start),
+            found: None,
+        };
+        let _ = visit_game(source, &mut again);
+        let Some((mv, span)) = again.found else {
+            return;
+        };
+        // What was said of its annotation goes with it.
+        if self
+            .problems
+            .last()
+            .is_some_and(|p| p.kind == "annotation" && p.span == span)
+        {
+            self.problems.pop();
+        }
+        let mover = again.game.position().to_move();
+        self.game = Some(again.game);
+        self.plies -= 1;
+        let message = illegal_move(mv, self.plies + 1, mover, e);
+        self.stop(span, "move", message);
+    }
+
     #[cold]
     #[inline(never)]
-    fn between_rounds(&mut self, item: Item, span: Range<usize>) -> ControlFlow<()> {
-        match item {
+    fn misannotated(
+        &mut self,
+        mv: Move,
+        claimed: u32,
+        mover: Side,
+        gained: u32,
+        span: Range<usize>,
+    ) {
+        self.problems.push(problem(
+            span,
+            "annotation",
+            format!("move {mv} is annotated +{claimed}, but {mover} gains {gained} seeds with it"),
+        ));
+    }
+
+    /// Any item the fast lane does not take.
+    #[cold]
+    #[inline(never)]
+    fn slow_item(&mut self, item: Item, span: Range<usize>) -> ControlFlow<()> {
+        self.first_item.get_or_insert(span.start);
+        let item = if self.stopped || self.game.is_none() {
+            item
+        } else {
+            self.replay(item, span.clone())
+        };
+        self.fast = !self.stopped
+            && self.game.is_some()
+            && self.markers_due.is_empty()
+            && self.on_ply.is_none()
+            && self.source.is_some();
+        self.record.item(item, span)
+    }
+
+    /// [`Check::slow_item`] while the game is replayed: the item as the
+    /// record keeps it.
+    fn replay(&mut self, item: Item, span: Range<usize>) -> Item {
+        let (mv, captured) = match item {
+            Item::Comment { .. } => return item,
             Item::Round { round } => {
-                if self.markers_due.is_empty() && self.end_round().is_none() {
-                    return ControlFlow::Break(());
+                if self.settle() {
+                    self.round_marker(round, span);
                 }
-                if self.markers_due.first() != Some(&round) {
-                    return ControlFlow::Break(());
-                }
-                self.markers_due.remove(0);
-                self.record.item(item, span)
+                return item;
             }
-            Item::Move { .. } if self.markers_due.is_empty() && self.replayer.is_none() => {
-                match self.between.take().and_then(Replayer::resume) {
-                    Some(resumed) => {
-                        self.replayer = Some(resumed);
-                        self.item(item, span)
-                    }
-                    None => ControlFlow::Break(()),
-                }
-            }
-            Item::Move { .. } | Item::Comment { .. } => ControlFlow::Break(()),
+            Item::Move { mv, captured } => (mv, captured),
+        };
+        if !self.settle() {
+            return item;
         }
+        let (Some(game), Some(rules)) = (&mut self.game, self.rules) else {
+            return item;
+        };
+        if let Some(due) = self.markers_due.first() {
+            let message = format!(
+                "round {due} has begun: the record needs the marker R{due} before this move"
+            );
+            self.stop(span, "round", message);
+            return item;
+        }
+        if let Some(outcome) = game.outcome() {
+            let message = format!(
+                "move {mv} (ply {}) comes after {}",
+                self.plies + 1,
+                the_end(&outcome, rules)
+            );
+            self.stop(span, "move", message);
+            return item;
+        }
+        let before = *game.position();
+        let mover = before.to_move();
+        let report = match game.play(mv) {
+            Ok(report) => report,
+            Err(e) => {
+                let message = illegal_move(mv, self.plies + 1, mover, &e);
+                self.stop(span, "move", message);
+                return item;
+            }
+        };
+        self.plies += 1;
+        let canonical = before.canonical_move(mv);
+        let gained = report.gained[mover.index()];
+        if let Some(claimed) = captured
+            && claimed != gained
+        {
+            self.misannotated(mv, claimed, mover, gained, span);
+        }
+        self.markers_due.extend(rounds_begun(&report));
+        self.round_ends.extend(report.round_ends.iter().copied());
+        if let (Some(on_ply), Some(game)) = (&mut self.on_ply, &self.game) {
+            on_ply(&Ply {
+                number: self.plies,
+                mv: canonical,
+                before: &before,
+                after: game.position(),
+                report: &report,
+            });
+        }
+        Item::Move {
+            mv: canonical,
+            captured,
+        }
+    }
+
+    /// A round marker, with everything before it settled.
+    fn round_marker(&mut self, round: u32, span: Range<usize>) {
+        if self.markers_due.first() == Some(&round) {
+            self.markers_due.remove(0);
+            return;
+        }
+        let (Some(game), Some(rules)) = (&self.game, self.rules) else {
+            return;
+        };
+        let now = game.position().round();
+        let message = match self.markers_due.first() {
+            _ if !rules.game().has_rounds() => {
+                format!("round marker R{round}, but {} has no rounds", rules.game())
+            }
+            _ if !rules.plays_rounds() => {
+                format!("round marker R{round}, but this game is played in a single round")
+            }
+            Some(due) => format!("expected the marker R{due} here, not R{round}"),
+            None if let Some(outcome) = game.outcome() => {
+                format!("round marker R{round} after {}", the_end(&outcome, rules))
+            }
+            None => format!("round marker R{round}, but round {now} is still being played"),
+        };
+        self.stop(span, "round", message);
     }
 }
 
-impl<R: Visitor> Visitor for QuickReplay<R> {
+impl<R: Visitor> Visitor for Check<'_, '_, R> {
     fn tag(
         &mut self,
         tag: TagValue<'_>,
@@ -675,10 +623,21 @@ impl<R: Visitor> Visitor for QuickReplay<R> {
         value: Range<usize>,
     ) -> ControlFlow<()> {
         match &tag {
-            TagValue::Game(game) => self.game = Some(*game),
-            TagValue::Options(options) => self.options = *options,
-            TagValue::SetUp(setup) => self.setup = Some(setup.clone()),
-            TagValue::Termination(reason) => self.termination = Some((*reason, line.clone())),
+            TagValue::Game(game) => {
+                self.game_id = Some(*game);
+                self.game_line = Some(line.clone());
+            }
+            TagValue::Options(options) => {
+                self.options = *options;
+                self.options_span = Some(value.clone());
+            }
+            TagValue::SetUp(setup) => {
+                self.setup = Some(setup.clone());
+                self.setup_span = Some(value.clone());
+            }
+            TagValue::Termination(reason) => {
+                self.termination = Some((*reason, Some(line.clone())));
+            }
             // The parser checks the Result tag against the movetext.
             TagValue::Result(_) | TagValue::Text { .. } => {}
         }
@@ -686,53 +645,82 @@ impl<R: Visitor> Visitor for QuickReplay<R> {
     }
 
     fn movetext(&mut self, header: Range<usize>) -> ControlFlow<()> {
-        if self.record.movetext(header).is_break() {
-            return ControlFlow::Break(());
+        let _ = self.record.movetext(header);
+        // Without a Game tag the text is not a game: the reader says so.
+        let Some(game_id) = self.game_id else {
+            return ControlFlow::Continue(());
+        };
+        // The options' value when there is one (an option the game does
+        // not take, or a bad seed count), else the game's tag.
+        let rules = match rules_of(game_id, self.options, self.lap_budget) {
+            Ok(rules) => rules,
+            Err(e) => {
+                let span = self.options_span.clone().or_else(|| self.game_line.clone());
+                let span = span.unwrap_or(0..0);
+                self.problems.push(problem(span, "options", e.to_string()));
+                return ControlFlow::Continue(());
+            }
+        };
+        self.rules = Some(rules);
+        match start_of(self.setup.as_ref(), rules) {
+            Ok(start) => {
+                self.start = Some(start);
+                self.game = Some(Game::start(start));
+                self.fast = self.on_ply.is_none() && self.source.is_some();
+            }
+            Err(e) => {
+                let span = self.setup_span.clone().unwrap_or(0..0);
+                self.problems.push(problem(span, "setup", e.to_string()));
+            }
         }
-        let started = self.game.and_then(|game| {
-            let rules = rules_of(game, self.options, self.lap_budget).ok()?;
-            Some(Replayer::new(start_of(self.setup.as_ref(), rules).ok()?))
-        });
-        self.replayer = started;
-        if self.replayer.is_some() {
-            ControlFlow::Continue(())
-        } else {
-            ControlFlow::Break(())
-        }
+        ControlFlow::Continue(())
     }
 
+    /// Nearly every item is a move the fast lane takes.
     #[inline(always)]
     fn item(&mut self, item: Item, span: Range<usize>) -> ControlFlow<()> {
-        // A move while a round is being replayed: nearly every item. (No
-        // marker is due then: they are owed only between rounds.)
-        let (&Item::Move { mv, captured }, Some(replayer)) = (&item, &mut self.replayer) else {
-            return self.between_rounds(item, span);
-        };
-        let mover = replayer.position().to_move();
-        // The record keeps the move as the full check leaves it (a rightly
-        // named direction the move does not choose dropped).
-        let canonical = replayer.position().canonical_move(mv);
-        match replayer.play(mv) {
-            Some(gained) if captured.is_none_or(|claimed| claimed == gained[mover.index()]) => {
+        if self.fast
+            && let Item::Move { mv, captured } = item
+            && let Some(game) = &mut self.game
+        {
+            // A direction rightly named where none is chosen is dropped.
+            let canonical = match mv.dir {
+                Some(_) => game.position().canonical_move(mv),
+                None => mv,
+            };
+            if let Some(gained) = game.play_unsettled(mv) {
                 self.plies += 1;
+                if let Some(claimed) = captured {
+                    let mover = game.position().to_move().opposite();
+                    let gained = gained[mover.index()];
+                    if claimed != gained {
+                        self.misannotated(mv, claimed, mover, gained, span.clone());
+                    }
+                }
                 let item = Item::Move {
                     mv: canonical,
                     captured,
                 };
-                self.record.item(item, span)
+                return self.record.item(item, span);
             }
-            _ => ControlFlow::Break(()),
         }
+        self.slow_item(item, span)
     }
 
     fn result(&mut self, result: GameResult, span: Range<usize>) {
         self.record.result(result, span.clone());
-        let (termination, termination_span) = self.termination.clone().unzip();
-        self.end = Some(RecordEnd {
-            result,
-            result_span: span,
-            termination,
-            termination_span,
-        });
+        self.first_item.get_or_insert(span.start);
+        if self.stopped || self.game.is_none() || !self.settle() {
+            return;
+        }
+        if let Some(game) = &self.game {
+            check_end(
+                (result, span),
+                self.termination.as_ref(),
+                game,
+                &self.markers_due,
+                &mut self.problems,
+            );
+        }
     }
 }

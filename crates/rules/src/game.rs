@@ -1,15 +1,14 @@
 //! Games in progress: a position plus repetition history, the end of a game
-//! or round, and the rounds of a match; and the replayer that checks a
-//! record's moves with the least bookkeeping.
+//! or round, and the rounds of a match; with a lean entry that replays a
+//! record's moves with the least bookkeeping and settles the rest later.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use crate::options::{Opt, Rules};
-use crate::position::{Lean, Move, PlayError, PlayErrorKind, Played, Position, Verdict};
+use crate::position::{Lean, Move, PlayError, PlayErrorKind, Played, Position};
 use crate::side::Side;
-use crate::sow::Sown;
 use crate::trace::{NoTrace, Observer};
 
 /// Why a game, or a round of a match, ended.
@@ -71,12 +70,6 @@ impl std::str::FromStr for EndReason {
             )
         })
     }
-}
-
-/// What the hint cache keeps of a move [`Position::first_playable`] found:
-/// finite moves only (an endless one is sown again if played).
-fn cached(found: Option<&(Move, Verdict)>) -> Option<(Move, Sown)> {
-    found.and_then(|(mv, verdict)| Some((*mv, Position::sown_of(verdict)?)))
 }
 
 fn winner_of(score: [u32; 2]) -> Option<Side> {
@@ -213,8 +206,26 @@ impl History {
     }
 }
 
+/// Seeds each side gained from stores `before` to `after`. Seeds leave the
+/// board only into the stores, so a move is irreversible exactly when
+/// something is gained.
+#[inline(always)]
+fn gains(before: [u8; 2], after: [u8; 2]) -> [u32; 2] {
+    Side::BOTH.map(|s| u32::from(after[s.index()]) - u32::from(before[s.index()]))
+}
+
 /// A game in progress: a position plus what one position cannot know —
 /// repetition history, whether the game or round is over, and rounds.
+///
+/// [`Game::play`] plays a move and settles everything it leads to: the
+/// report says which rounds ended and whether the game did.
+/// [`Game::play_unsettled`] is the lean entry for replaying records: it
+/// plays the common move (legal, finite) and leaves the rest open ("cannot
+/// move", and what follows an end), for the next move to prove that there
+/// was a move or for [`Game::settle`] to decide when the end must be known.
+/// Both share one fast lane (a move sown once, its shape checked in a few
+/// steps where no direction is due and no hole closed) and `play` falls
+/// back to the full rules for the moves the lane leaves.
 #[derive(Clone, Debug)]
 pub struct Game {
     position: Position,
@@ -222,46 +233,55 @@ pub struct Game {
     /// earlier position can recur once the board holds fewer seeds).
     history: History,
     status: Status,
-    /// A finite move of `position` already sown by the "cannot move" check:
-    /// playing it next needs no second sowing.
-    sown: Option<(Move, Sown)>,
+    /// Whether what follows the last move (or the start) is still to be
+    /// settled (see [`Game::play_unsettled`]).
+    open: bool,
+    /// Set when the last move ended the game or round by itself (25 or
+    /// repetition): what follows is settled with the rest.
+    ended: Option<EndReason>,
+    /// What the fast lane needs of the position, while it holds (see
+    /// [`Position::lean`]).
+    lean: Option<Lean>,
 }
 
 impl Game {
     /// A game from `position`, which counts as its first occurrence. The
     /// game may be over at once if the side to move cannot move.
     pub fn new(position: Position) -> Result<(Game, PlayReport), PlayError> {
-        Game::new_hinted(position, None)
-    }
-
-    /// [`Game::new`], told which move will probably come first (a record's
-    /// first move): the "cannot move" check tries it first, as
-    /// [`Game::play_hinted`] does. The result is the same whatever the hint.
-    pub fn new_hinted(
-        position: Position,
-        first: Option<Move>,
-    ) -> Result<(Game, PlayReport), PlayError> {
-        let mut game = Game {
-            position,
-            history: History::new(position.repetition_key()),
-            status: Status::Ongoing,
-            sown: None,
-        };
-        let mut report = PlayReport::default();
-        game.start_round(&mut report, first)?;
+        let mut game = Game::start(position);
+        let report = game.settle()?;
         Ok((game, report))
     }
 
+    /// [`Game::new`] with nothing decided yet: whether the side to move can
+    /// move is left open, as [`Game::play_unsettled`] leaves it (a move
+    /// played, or [`Game::settle`], decides).
+    #[must_use]
+    pub fn start(position: Position) -> Game {
+        Game {
+            position,
+            history: History::new(position.repetition_key()),
+            status: Status::Ongoing,
+            open: true,
+            ended: None,
+            lean: position.lean(),
+        }
+    }
+
+    /// The position after the last move (as settled: a game over has its
+    /// rows swept, a match its next round set up, once settled).
     #[must_use]
     pub const fn position(&self) -> &Position {
         &self.position
     }
 
+    /// The status as of the last settling (see [`Game::play_unsettled`]).
     #[must_use]
     pub const fn status(&self) -> Status {
         self.status
     }
 
+    /// The outcome, as of the last settling.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
         match self.status {
@@ -275,82 +295,16 @@ impl Game {
     }
 
     /// Plays `mv` and applies every end check of rules.md in order: endless
-    /// move, Olowuka's 25, repetition, then "cannot move".
+    /// move, Olowuka's 25, repetition, then "cannot move". What
+    /// [`Game::play_unsettled`] left open is settled first (an error there
+    /// is about that earlier move). A move refused, or one whose end cannot
+    /// be decided within the lap budget, leaves the game as it was.
     pub fn play_traced<O: Observer>(
         &mut self,
         mv: Move,
         obs: &mut O,
     ) -> Result<PlayReport, PlayError> {
-        self.play_hinted(mv, None, obs)
-    }
-
-    /// [`Game::play_traced`], told which move will probably come next (a
-    /// record's next move): the "cannot move" check tries it first, so that
-    /// playing it then costs no sowing of its own. The result is the same
-    /// whatever the hint.
-    pub fn play_hinted<O: Observer>(
-        &mut self,
-        mv: Move,
-        next: Option<Move>,
-        obs: &mut O,
-    ) -> Result<PlayReport, PlayError> {
-        if !O::RECORDS
-            && let Some(report) = self.play_expected(mv, next)
-        {
-            return Ok(report);
-        }
-        self.play_any(mv, next, obs)
-    }
-
-    /// The common case of replaying a record, in few steps: `mv` is the
-    /// move sown ahead, it feeds, ends nothing, and `next` (sown here, for
-    /// the "cannot move" check) ends too. `None`, with the game untouched,
-    /// as soon as anything else happens: [`Game::play_any`] then plays the
-    /// move, with the same result for the cases both handle (tested).
-    #[inline]
-    fn play_expected(&mut self, mv: Move, next: Option<Move>) -> Option<PlayReport> {
-        let next = next?;
-        let sown = match &self.sown {
-            Some((sown_mv, sown)) if *sown_mv == mv && self.status == Status::Ongoing => *sown,
-            _ => return None,
-        };
-        if self.position.starves(&sown.board) {
-            return None;
-        }
-        let gained = self.position.gains_to(sown.stores);
-        let irreversible = gained != [0, 0];
-        // Changed in place, put back if anything else happens.
-        let before = self.position;
-        self.position.apply_sown(mv, &sown);
-        let key = self.position.repetition_key();
-        let ends = self
-            .history
-            .ending(self.position.rules(), sown.stores, key, irreversible);
-        let next_sown = if ends.is_some() {
-            None
-        } else {
-            self.position.sow_finite(next)
-        };
-        let Some(next_sown) = next_sown else {
-            self.position = before;
-            return None;
-        };
-        self.history.advance(key, irreversible);
-        self.sown = Some((next, next_sown));
-        Some(PlayReport {
-            gained,
-            laps: sown.laps,
-            ..PlayReport::default()
-        })
-    }
-
-    /// [`Game::play_hinted`] for every case.
-    fn play_any<O: Observer>(
-        &mut self,
-        mv: Move,
-        next: Option<Move>,
-        obs: &mut O,
-    ) -> Result<PlayReport, PlayError> {
+        self.settle()?;
         if self.status != Status::Ongoing {
             return Err(PlayError {
                 kind: PlayErrorKind::GameOver,
@@ -358,125 +312,184 @@ impl Game {
             });
         }
         let before = self.position;
-        let played = match &self.sown {
-            Some((sown_mv, sown)) if *sown_mv == mv && !O::RECORDS => before.judge(
-                mv,
-                Verdict::Finite {
-                    position: before.after_sown(mv, sown),
-                    laps: sown.laps,
-                },
-            )?,
-            _ => before.play_traced(mv, obs)?,
-        };
-        let mut report = PlayReport::default();
-        match played {
-            Played::Endless { position, .. } => {
-                report.endless = true;
-                // Ending the round can still fail (an undecided move at the
-                // next round's start): the move is then refused whole, and
-                // the game stays as it was.
-                let mut ended = self.clone();
-                ended.position = position;
-                ended.end_round(EndReason::EndlessMove, &mut report)?;
-                *self = ended;
-            }
-            Played::Finite { position, laps } => {
-                // Decide "cannot move" before changing anything, so that an
-                // undecided verdict leaves the game as it was.
-                let stores = position.stores();
-                report.gained = before.gains_to(stores);
-                let key = position.repetition_key();
-                let irreversible = report.gained != [0, 0];
-                debug_assert_eq!(irreversible, position.board_seeds() != before.board_seeds());
-                let ends = self
-                    .history
-                    .ending(position.rules(), stores, key, irreversible);
-                // The record's next move usually settles "cannot move" with
-                // one sowing, kept for when it is played.
-                let (playable, can_move) = if ends.is_some() {
-                    (None, true)
-                } else if let Some(hint) = next
-                    && let Some(sown) = position.sow_finite(hint)
-                {
-                    (Some((hint, sown)), true)
-                } else {
-                    let found = position.first_playable(next)?;
-                    (cached(found.as_ref()), found.is_some())
-                };
-                report.laps = laps;
-                let ending = ends.or((!can_move).then_some(EndReason::NoMoves));
-                let advance = |game: &mut Game| {
-                    game.position = position;
-                    game.history.advance(key, irreversible);
-                    game.sown = playable;
-                };
-                match ending {
-                    None => advance(self),
-                    Some(reason) => {
-                        // Refilling and starting the next round can still
-                        // fail (an undecided move): the move is then refused
-                        // whole, and the game stays as it was.
-                        let mut ended = self.clone();
-                        advance(&mut ended);
-                        ended.end_round(reason, &mut report)?;
-                        *self = ended;
-                    }
+        let fast = if O::RECORDS { None } else { self.play_fast(mv) };
+        let laps = match fast {
+            Some(laps) => laps,
+            None => match before.play_traced(mv, obs)? {
+                Played::Endless { position, .. } => {
+                    let mut report = PlayReport {
+                        endless: true,
+                        ..PlayReport::default()
+                    };
+                    // Ending the round can still fail (an undecided move at
+                    // the next round's start): the move is then refused
+                    // whole, and the game stays as it was.
+                    self.end_round(position, EndReason::EndlessMove, &mut report)?;
+                    return Ok(report);
                 }
+                Played::Finite { position, laps } => {
+                    self.position = position;
+                    self.lean = position.lean();
+                    laps
+                }
+            },
+        };
+        // Decided before the history changes, so that an undecided verdict
+        // leaves the game as it was.
+        let stores = self.position.stores();
+        let gained = gains(before.stores(), stores);
+        let irreversible = gained != [0, 0];
+        let key = self.position.repetition_key();
+        let ending = match self
+            .history
+            .ending(self.position.rules(), stores, key, irreversible)
+        {
+            Some(reason) => Ok(Some(reason)),
+            None => self
+                .position
+                .first_playable(None)
+                .map(|found| found.is_none().then_some(EndReason::NoMoves)),
+        };
+        let mut report = PlayReport {
+            gained,
+            laps,
+            ..PlayReport::default()
+        };
+        let ended = match ending {
+            Ok(None) => {
+                self.history.advance(key, irreversible);
+                Ok(())
             }
+            // Refilling and starting the next round can still fail.
+            Ok(Some(reason)) => self.end_round(self.position, reason, &mut report),
+            Err(e) => Err(e),
+        };
+        if let Err(e) = ended {
+            self.position = before;
+            self.lean = before.lean();
+            return Err(e);
         }
         Ok(report)
     }
 
-    /// Ends the current round (or the game), then starts the next round of a
-    /// match, as many times as rounds end without a move, unless the match
-    /// ends ([`Rules::match_end`]).
-    fn end_round(&mut self, reason: EndReason, report: &mut PlayReport) -> Result<(), PlayError> {
-        let rules = self.position.rules();
-        self.position.sweep_rows();
-        let holdings = Side::BOTH.map(|s| u32::from(self.position.store(s)));
-        if !rules.game().has_rounds() {
-            self.finish(reason, report);
-            return Ok(());
+    /// Plays `mv` when it is the common case of a record: the move legal
+    /// and finite, no end pending. The seeds each side gained with it, or
+    /// `None`, with the game as it was, for anything else ([`Game::play`]
+    /// then rules on it and explains). The move may end the game or round by
+    /// itself (25, repetition), and the side to move next may be unable to
+    /// move: both are left open, for [`Game::settle`]. A later move played
+    /// proves that the side could move, so only the end of a record, or a
+    /// round or result it states, needs settling. Until then
+    /// [`Game::status`] and [`Game::position`] are the unsettled ones.
+    #[inline(always)]
+    pub fn play_unsettled(&mut self, mv: Move) -> Option<[u32; 2]> {
+        // A game over needs no check: its rows are swept, so no move has
+        // the shape of one.
+        if self.ended.is_some() {
+            return None;
         }
-        let round = self.position.round();
-        report.round_ends.push(RoundEnd {
-            round,
-            reason,
-            holdings,
-            winner: winner_of(holdings),
-        });
-        if !rules.plays_rounds() {
-            self.finish(reason, report);
-            return Ok(());
-        }
-        if let Some(end) = rules.match_end(round, holdings) {
-            self.finish(end, report);
-            return Ok(());
-        }
-        self.position.refill();
-        self.history = History::new(self.position.repetition_key());
-        self.start_round(report, None)
+        let before = self.position.stores();
+        self.play_fast(mv)?;
+        let stores = self.position.stores();
+        let gained = gains(before, stores);
+        let irreversible = gained != [0, 0];
+        let key = self.position.repetition_key();
+        self.ended = self
+            .history
+            .ending(self.position.rules(), stores, key, irreversible);
+        self.history.advance(key, irreversible);
+        self.open = true;
+        Some(gained)
     }
 
-    /// At the start of a game or round only "cannot move" is checked.
-    fn start_round(
+    /// The fast lane: `mv` played in place when it is legal and finite (see
+    /// [`Position::play_lean`]), its laps; `None`, the game as it was,
+    /// otherwise.
+    #[inline(always)]
+    fn play_fast(&mut self, mv: Move) -> Option<u64> {
+        match &self.lean {
+            Some(lean) => self.position.play_lean(lean, mv),
+            None => {
+                let laps = self.position.play_finite(mv)?;
+                // Olinda Keliya's first move fixes the directions.
+                self.lean = self.position.lean();
+                Some(laps)
+            }
+        }
+    }
+
+    /// Decides what [`Game::play_unsettled`] (or [`Game::start`]) left
+    /// open: whether the last move ended the game or round, or the side to
+    /// move cannot move, and then in a match the rounds that follow. The
+    /// report says which rounds ended and whether the game did (empty when
+    /// nothing did, or nothing was open). An error when that cannot be
+    /// decided within the lap budget: the last move unsettled (or the
+    /// start) cannot stand, and the game cannot go on (settling again gives
+    /// the same error).
+    pub fn settle(&mut self) -> Result<PlayReport, PlayError> {
+        let mut report = PlayReport::default();
+        if !self.open {
+            return Ok(report);
+        }
+        let reason = match self.ended {
+            Some(reason) => reason,
+            None => match self.position.first_playable(None)? {
+                Some(_) => {
+                    self.open = false;
+                    return Ok(report);
+                }
+                None => EndReason::NoMoves,
+            },
+        };
+        self.end_round(self.position, reason, &mut report)?;
+        self.open = false;
+        self.ended = None;
+        Ok(report)
+    }
+
+    /// Ends the current round (or the game) in `position`, then starts the
+    /// next round of a match, as many times as rounds end without a move,
+    /// unless the match ends ([`Rules::match_end`]). Nothing changes when
+    /// that fails (an undecided move at a round's start).
+    fn end_round(
         &mut self,
+        mut position: Position,
+        mut reason: EndReason,
         report: &mut PlayReport,
-        hint: Option<Move>,
     ) -> Result<(), PlayError> {
-        if let Some(mv) = hint
-            && let Some(sown) = self.position.sow_finite(mv)
-        {
-            self.sown = Some((mv, sown));
-            return Ok(());
-        }
-        let found = self.position.first_playable(hint)?;
-        self.sown = cached(found.as_ref());
-        if found.is_some() {
-            Ok(())
-        } else {
-            self.end_round(EndReason::NoMoves, report)
-        }
+        let rules = position.rules();
+        let end = loop {
+            position.sweep_rows();
+            let holdings = Side::BOTH.map(|s| u32::from(position.store(s)));
+            if !rules.game().has_rounds() {
+                break reason;
+            }
+            let round = position.round();
+            report.round_ends.push(RoundEnd {
+                round,
+                reason,
+                holdings,
+                winner: winner_of(holdings),
+            });
+            if !rules.plays_rounds() {
+                break reason;
+            }
+            if let Some(end) = rules.match_end(round, holdings) {
+                break end;
+            }
+            position.refill();
+            // At the start of a round only "cannot move" is checked.
+            if position.first_playable(None)?.is_some() {
+                self.position = position;
+                self.history = History::new(position.repetition_key());
+                self.lean = position.lean();
+                return Ok(());
+            }
+            reason = EndReason::NoMoves;
+        };
+        self.position = position;
+        self.finish(end, report);
+        Ok(())
     }
 
     fn finish(&mut self, reason: EndReason, report: &mut PlayReport) {
@@ -488,112 +501,5 @@ impl Game {
         };
         self.status = Status::Over(outcome);
         report.outcome = Some(outcome);
-    }
-}
-
-/// Replays a game's moves with the least bookkeeping, to check records
-/// fast: each move is sown once and reports only the seeds gained. It
-/// settles what nearly every ply is, a finite move that [`Game::play`]
-/// accepts, and it ends the game (or round) at 25 or by repetition as
-/// `Game` does; [`Replayer::finish`] then hands the [`Game`] over, deciding
-/// "cannot move" last. Between the rounds of a match the caller finishes
-/// the replay, where the record says a round ended, and resumes it on the
-/// game `Game` made of the round's end and refill ([`Replayer::resume`]).
-/// Anything else, an illegal move included, gives up (`None`): the caller
-/// then replays with `Game`, which explains. Both share every rule: sowing,
-/// feeding, the 25, repetition, the ends and the refills are `Game`'s own
-/// code.
-#[derive(Clone, Debug)]
-pub struct Replayer {
-    position: Position,
-    /// Set once no direction is due (at once, but for Olinda Keliya's
-    /// first move).
-    lean: Option<Lean>,
-    history: History,
-    /// Set once a move ended the game or round (25 or repetition).
-    ended: Option<EndReason>,
-}
-
-impl Replayer {
-    /// A replay from `position`.
-    #[must_use]
-    pub fn new(position: Position) -> Replayer {
-        Replayer {
-            position,
-            lean: position.lean(),
-            history: History::new(position.repetition_key()),
-            ended: None,
-        }
-    }
-
-    /// The replay of `game` from where it stands (a match's next round,
-    /// say), or `None` once it is over.
-    #[must_use]
-    pub fn resume(game: Game) -> Option<Replayer> {
-        if game.status != Status::Ongoing {
-            return None;
-        }
-        Some(Replayer {
-            position: game.position,
-            lean: game.position.lean(),
-            history: game.history,
-            ended: None,
-        })
-    }
-
-    #[must_use]
-    pub const fn position(&self) -> &Position {
-        &self.position
-    }
-
-    /// Plays `mv`: the seeds each side gained with it, or `None`, with the
-    /// replay as it was, when the move is not one of those it settles (see
-    /// [`Replayer`]) or comes after the end of the game.
-    #[inline(always)]
-    pub fn play(&mut self, mv: Move) -> Option<[u32; 2]> {
-        if self.ended.is_some() {
-            return None;
-        }
-        let before = self.position;
-        match &self.lean {
-            Some(lean) => self.position.play_lean(lean, mv)?,
-            None => {
-                self.position.play_finite(mv)?;
-                self.lean = self.position.lean();
-            }
-        }
-        let stores = self.position.stores();
-        let gained = before.gains_to(stores);
-        let irreversible = gained != [0, 0];
-        let key = self.position.repetition_key();
-        if let Some(reason) = self
-            .history
-            .ending(self.position.rules(), stores, key, irreversible)
-        {
-            self.ended = Some(reason);
-        }
-        self.history.advance(key, irreversible);
-        Some(gained)
-    }
-
-    /// The game the moves played so far make, with what `Game` would have
-    /// reported of its end after the last move: the game (or round) over if
-    /// a move ended it or if the side to move cannot move (the check `Game`
-    /// makes after every move; a move played since settled it for the
-    /// positions before), and in a match the rounds that followed. An error
-    /// when that cannot be decided within the lap budget.
-    pub fn finish(self) -> Result<(Game, PlayReport), PlayError> {
-        let mut game = Game {
-            position: self.position,
-            history: self.history,
-            status: Status::Ongoing,
-            sown: None,
-        };
-        let mut report = PlayReport::default();
-        match self.ended {
-            Some(reason) => game.end_round(reason, &mut report)?,
-            None => game.start_round(&mut report, None)?,
-        }
-        Ok((game, report))
     }
 }

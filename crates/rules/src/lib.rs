@@ -5,10 +5,9 @@
 //! [`Position`]; [`Position::play`] returns the next position or a
 //! [`PlayError`] that carries the position back. [`Game`] adds what a single
 //! position cannot know: repetition history, the end of a game or round, and
-//! refilling between the rounds of a match. [`Replayer`] replays a record's
-//! moves with the least bookkeeping, for checking many records fast: it
-//! shares every rule with `Game`, settles only the common case, and gives
-//! up on anything else, which `Game` then explains.
+//! refilling between the rounds of a match; its lean entry
+//! [`Game::play_unsettled`] replays a record's common moves with the least
+//! bookkeeping and leaves "cannot move" to be settled when it matters.
 //!
 //! Every move terminates: relay sowing is run with exact cycle detection in
 //! constant memory (Brent's algorithm) and a lap budget that yields
@@ -25,7 +24,7 @@ mod text;
 mod trace;
 
 pub use descriptor::{Counter, Descriptor, Direction, EndCapture, Fours, RefillFrom, Relay};
-pub use game::{EndReason, Game, Outcome, PlayReport, Replayer, RoundEnd, Status};
+pub use game::{EndReason, Game, Outcome, PlayReport, RoundEnd, Status};
 pub use options::{GameId, Opt, Options, OptionsError, ParseGameIdError, ParseOptionError, Rules};
 pub use position::{
     Move, MoveList, ParseMoveError, PlayError, PlayErrorKind, Played, Position, Verdict,

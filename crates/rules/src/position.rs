@@ -517,24 +517,16 @@ impl Position {
         self.to_move = self.to_move.opposite();
     }
 
-    /// `mv` sown when it has the shape of a move here and ends: what
-    /// [`crate::Game`] keeps of the move it expects next. `None` for
-    /// anything else, which the full [`Position::verdict`] then rules on.
-    #[inline(always)]
-    pub(crate) fn sow_finite(&self, mv: Move) -> Option<Sown> {
-        let dir = self.check_shape(mv).ok()?;
-        self.sow(mv, dir, &mut NoTrace).ok()
-    }
-
-    /// Plays `mv` in place when it is legal and finite: what
-    /// [`crate::Replayer`] settles. `None`, with the position as it was, for
+    /// Plays `mv` in place when it is legal and finite: [`crate::Game`]'s
+    /// fast lane. Its laps, or `None`, with the position as it was, for
     /// anything else, which [`Position::play`] rules on and explains.
     #[inline]
-    pub(crate) fn play_finite(&mut self, mv: Move) -> Option<()> {
-        let sown = self.sow_finite(mv)?;
+    pub(crate) fn play_finite(&mut self, mv: Move) -> Option<u64> {
+        let dir = self.check_shape(mv).ok()?;
+        let sown = self.sow(mv, dir, &mut NoTrace).ok()?;
         self.feeding_allows(mv, &sown.board)?;
-        self.apply_sown(mv, &sown);
-        Some(())
+        self.apply(dir, &sown);
+        Some(sown.laps)
     }
 
     /// The feeding rule: a move that left `board` and starves the opponent
@@ -566,7 +558,7 @@ impl Position {
     /// has the shape of a move exactly when it names a non-empty hole of the
     /// side to move and no direction, so that is all it checks.
     #[inline(always)]
-    pub(crate) fn play_lean(&mut self, lean: &Lean, mv: Move) -> Option<()> {
+    pub(crate) fn play_lean(&mut self, lean: &Lean, mv: Move) -> Option<u64> {
         let side = self.to_move;
         let hole = mv.hole;
         if hole.side != side || hole.index >= lean.holes || mv.dir.is_some() {
@@ -584,44 +576,14 @@ impl Position {
             .ok()?;
         self.feeding_allows(mv, &sown.board)?;
         self.apply_settled(&sown);
-        Some(())
-    }
-
-    /// The position after `mv`, sown earlier to `sown` by
-    /// [`Position::sow_finite`].
-    #[inline]
-    pub(crate) fn after_sown(&self, mv: Move, sown: &Sown) -> Position {
-        let mut next = *self;
-        next.apply_sown(mv, sown);
-        next
-    }
-
-    /// [`Position::after_sown`] in place.
-    #[inline(always)]
-    pub(crate) fn apply_sown(&mut self, mv: Move, sown: &Sown) {
-        // `sow_finite` checked the shape: a due direction is given.
-        let dir = mv.dir.or(self.dir_of(self.to_move)).unwrap_or(Dir::Ccw);
-        self.apply(dir, sown);
+        Some(sown.laps)
     }
 
     /// Whether the feeding rule may refuse a move that left `board`: it
     /// leaves the opponent no seeds (the rule then looks for a feeding move).
     #[inline]
-    pub(crate) fn starves(&self, board: &Board) -> bool {
+    fn starves(&self, board: &Board) -> bool {
         self.feeding_applies() && !self.feeds(board)
-    }
-
-    /// What [`Position::sow_finite`] would have returned for a move whose
-    /// verdict is `verdict`.
-    pub(crate) fn sown_of(verdict: &Verdict) -> Option<Sown> {
-        match verdict {
-            Verdict::Finite { position, laps } => Some(Sown {
-                board: position.board,
-                stores: position.stores,
-                laps: *laps,
-            }),
-            _ => None,
-        }
     }
 
     #[inline]
@@ -646,13 +608,6 @@ impl Position {
     /// [`Played::Endless`]: the board stays as it was, the turn passes.
     pub fn play_traced<O: Observer>(&self, mv: Move, obs: &mut O) -> Result<Played, PlayError> {
         let verdict = self.verdict_traced(mv, obs)?;
-        self.judge(mv, verdict)
-    }
-
-    /// What playing `mv`, whose sowing gave `verdict`, does: the feeding
-    /// rule and `endless-ends-game` applied.
-    #[inline]
-    pub(crate) fn judge(&self, mv: Move, verdict: Verdict) -> Result<Played, PlayError> {
         let err = |kind| PlayError {
             kind,
             position: *self,

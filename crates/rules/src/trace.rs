@@ -75,7 +75,7 @@ pub enum LapEnd {
 /// empty default, so [`NoTrace`] costs nothing in the hot loop.
 pub trait Observer {
     /// Whether this observer wants the events. `false` lets [`crate::Game`]
-    /// reuse a move it has already sown instead of sowing it again.
+    /// play a move by its fast lane, which reports none.
     const RECORDS: bool = true;
 
     /// A lap begins: `seeds` lifted from `hole`.

@@ -7,7 +7,7 @@ mod common;
 mod reference;
 
 use mancala_rules::{
-    Game, GameId, Move, Opt, Options, Played, Position, Replayer, Rules, Setup, Side, Status,
+    Game, GameId, Move, Opt, Options, Played, Position, Rules, Setup, Side, Status,
 };
 use mancala_testkit::{random_rules, random_setup, random_start};
 use proptest::prelude::*;
@@ -147,7 +147,7 @@ proptest! {
     /// Every path that sows a Rio Kadalis move agrees on long laps: the
     /// traced one (lap by lap, as render draws it) with the reference
     /// model, the untraced one (`Position::play`), and the validator's
-    /// replay (`Replayer`), on every candidate move.
+    /// lean replay (`Game::play_unsettled`), on every candidate move.
     #[test]
     fn rio_kadalis_long_laps_agree_on_every_path(seed in any::<u64>()) {
         let mut rng = fastrand::Rng::with_seed(seed);
@@ -155,13 +155,13 @@ proptest! {
         for mv in pos.candidates().iter() {
             let agreed = compare_move(&pos, mv);
             prop_assert!(agreed.is_ok(), "{}", agreed.unwrap_err());
-            let mut replay = Replayer::new(pos);
+            let mut replay = Game::start(pos);
             match pos.play(mv) {
                 Ok(Played::Finite { position, .. }) => {
-                    prop_assert!(replay.play(mv).is_some(), "move {} not replayed", mv);
+                    prop_assert!(replay.play_unsettled(mv).is_some(), "move {} not replayed", mv);
                     prop_assert_eq!(replay.position(), &position);
                 }
-                _ => prop_assert!(replay.play(mv).is_none()),
+                _ => prop_assert!(replay.play_unsettled(mv).is_none()),
             }
         }
     }

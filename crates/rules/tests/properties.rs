@@ -155,7 +155,7 @@ fn random_games_always_end() {
     assert!(unfinished < 300 / 4, "{unfinished} unfinished games");
 }
 
-/// A random game's moves, played without hints (each move sown afresh).
+/// A random game's moves, played by `Game::play`.
 fn random_moves(rng: &mut fastrand::Rng, start: Position) -> Vec<mancala_rules::Move> {
     let (mut game, _) = Game::new(start).unwrap();
     let mut moves = Vec::new();
@@ -181,44 +181,33 @@ fn random_record(seed: u64) -> (fastrand::Rng, Rules, Position, Vec<mancala_rule
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
-    /// `new_hinted` and `play_hinted` (the validator's path, which sows the
-    /// hinted move ahead and takes a shortcut when it is played) give exactly
-    /// what `new` and `play` give: reports, positions, errors and the end,
-    /// whether the hints are the record's next moves, wrong, or missing. Now and then a wrong move
-    /// is played too, which both must refuse alike.
+    /// `Game::play` (whose fast lane sows a legal finite move once, its
+    /// shape checked in a few steps) gives exactly what the full rules give
+    /// (`play_traced` with a trace, which never takes the fast lane):
+    /// reports, positions, errors and the end. Now and then a wrong move is
+    /// played too, which both must refuse alike.
     #[test]
-    fn hinted_play_is_play(seed in any::<u64>()) {
+    fn the_fast_lane_is_the_full_rules(seed in any::<u64>()) {
         let (mut rng, rules, start, moves) = random_record(seed);
-        let first = match rng.u8(..4) {
-            0 => None,
-            1 => moves.get(rng.usize(..moves.len().max(1))).copied(),
-            _ => moves.first().copied(),
-        };
-        let (mut plain, opening) = Game::new(start).unwrap();
-        let (mut hinted, hinted_opening) = Game::new_hinted(start, first).unwrap();
-        prop_assert_eq!(opening, hinted_opening);
+        let (mut full, opening) = Game::new(start).unwrap();
+        let (mut fast, fast_opening) = Game::new(start).unwrap();
+        prop_assert_eq!(opening, fast_opening);
+        let mut trace = mancala_rules::Trace::default();
         for (i, &mv) in moves.iter().enumerate() {
-            // The last move gets a hint too: a game that ends must end
-            // whatever the hint says.
-            let hint = match rng.u8(..10) {
-                0 => None,
-                1 => Some(moves[rng.usize(..moves.len())]),
-                _ => moves.get(i + 1).or(moves.get(rng.usize(..moves.len()))).copied(),
-            };
             if rng.u8(..20) == 0 {
                 let wrong = moves[rng.usize(..moves.len())];
-                let a = plain.clone().play(wrong);
-                let b = hinted.clone().play_hinted(wrong, hint, &mut mancala_rules::NoTrace);
+                let a = full.clone().play_traced(wrong, &mut trace);
+                let b = fast.clone().play(wrong);
                 prop_assert_eq!(a, b, "wrong move {} at ply {}", wrong, i + 1);
             }
-            let a = plain.play(mv);
-            let b = hinted.play_hinted(mv, hint, &mut mancala_rules::NoTrace);
+            let a = full.play_traced(mv, &mut trace);
+            let b = fast.play(mv);
             prop_assert_eq!(&a, &b, "{} [{}] ply {}: {}", rules.game(), rules.options(), i + 1, mv);
-            prop_assert_eq!(plain.position(), hinted.position());
-            prop_assert_eq!(plain.status(), hinted.status());
+            prop_assert_eq!(full.position(), fast.position());
+            prop_assert_eq!(full.status(), fast.status());
         }
         if let Some(&extra) = moves.first() {
-            prop_assert_eq!(plain.play(extra), hinted.play_hinted(extra, None, &mut mancala_rules::NoTrace));
+            prop_assert_eq!(full.play_traced(extra, &mut trace), fast.play(extra));
         }
     }
 }
@@ -226,73 +215,67 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
-    /// `Replayer` (the validator's fast replay) agrees with `Game` on every
-    /// move it settles: the same gains, position and end, and the same game
-    /// from `finish` at any point. Where `Game` ends a round of a match (as
-    /// a record's round marker says), the replay finished there reports the
-    /// same round ends and resumes on the same next round. A wrong move now
-    /// and then: whatever it accepts, `Game` accepts alike. It gives up only
-    /// on what it does not settle (endless or undecided moves), so where
-    /// endless moves are illegal it settles every ply.
+    /// `Game::play_unsettled` (the validator's lean entry) agrees with
+    /// `Game::play` on every move it plays: the same gains, position and
+    /// end, and the same game once settled at any point. Where `play` ends
+    /// a round of a match (as a record's round marker says), settling
+    /// reports the same round ends, and the game goes on in the same next
+    /// round. A wrong move now and then: whatever it accepts, `play`
+    /// accepts alike. It leaves only endless moves to `play` (the random
+    /// games have no undecided ones), so where endless moves are illegal it
+    /// plays every ply.
     #[test]
-    fn replayer_is_game(seed in any::<u64>()) {
+    fn unsettled_play_is_play(seed in any::<u64>()) {
         let (mut rng, rules, start, moves) = random_record(seed);
         let (mut game, opening) = Game::new(start).unwrap();
-        let mut replayer = mancala_rules::Replayer::new(start);
-        if !opening.round_ends.is_empty() || opening.outcome.is_some() {
-            let (finished, report) = replayer.finish().unwrap();
-            prop_assert_eq!(&report.round_ends, &opening.round_ends);
-            prop_assert_eq!(finished.position(), game.position());
-            match mancala_rules::Replayer::resume(finished) {
-                Some(resumed) => replayer = resumed,
-                None => return Ok(()),
-            }
-        }
-        let mut settled = 0;
+        let mut lean = Game::start(start);
+        let settled = lean.settle().unwrap();
+        prop_assert_eq!(&settled, &opening);
+        prop_assert_eq!(lean.position(), game.position());
+        let mut unsettled = 0;
         for (i, &mv) in moves.iter().chain(moves.first()).enumerate() {
             if rng.u8(..10) == 0 {
                 let wrong = moves[rng.usize(..moves.len())];
-                let mut copy = replayer.clone();
-                if let Some(gained) = copy.play(wrong) {
+                let mut copy = lean.clone();
+                if let Some(gained) = copy.play_unsettled(wrong) {
                     let report = game.clone().play(wrong);
                     prop_assert!(report.is_ok(), "wrong move {} at ply {} accepted", wrong, i + 1);
                     prop_assert_eq!(report.unwrap().gained, gained);
                 }
             }
-            let Some(gained) = replayer.play(mv) else {
-                // What it gives up on, `Game` refuses or settles otherwise.
-                break;
+            let Some(gained) = lean.play_unsettled(mv) else {
+                // What it leaves, `play` settles and rules on alike.
+                let a = game.play(mv);
+                let b = lean.play(mv);
+                prop_assert_eq!(&a, &b, "{} [{}] ply {}: {}", rules.game(), rules.options(), i + 1, mv);
+                prop_assert_eq!(lean.position(), game.position());
+                prop_assert_eq!(lean.status(), game.status());
+                if a.is_err() {
+                    break;
+                }
+                continue;
             };
-            settled += 1;
+            unsettled += 1;
             let report = game.play(mv);
             prop_assert!(report.is_ok(), "{} [{}] ply {}: {} accepted", rules.game(), rules.options(), i + 1, mv);
             let report = report.unwrap();
             prop_assert_eq!(report.gained, gained);
-            if !report.round_ends.is_empty() {
-                let (finished, ended) = replayer.finish().unwrap();
+            if !report.round_ends.is_empty() || report.outcome.is_some() || rng.u8(..8) == 0 {
+                let ended = lean.settle().unwrap();
                 prop_assert_eq!(&ended.round_ends, &report.round_ends);
                 prop_assert_eq!(ended.outcome, report.outcome);
-                prop_assert_eq!(finished.position(), game.position());
-                prop_assert_eq!(finished.status(), game.status());
-                match mancala_rules::Replayer::resume(finished) {
-                    Some(resumed) => replayer = resumed,
-                    None => break,
-                }
+                prop_assert_eq!(lean.position(), game.position());
+                prop_assert_eq!(lean.status(), game.status());
                 continue;
             }
-            // A game that cannot go on is over in `Game` at once (rows
-            // swept), in a replay only once finished.
+            // A game that cannot go on is over in `play` at once (rows
+            // swept), in the lean replay only once settled.
             if game.status() == Status::Ongoing {
-                prop_assert_eq!(replayer.position(), game.position());
-            }
-            if rng.u8(..8) == 0 || game.status() != Status::Ongoing {
-                let (finished, _) = replayer.clone().finish().unwrap();
-                prop_assert_eq!(finished.position(), game.position());
-                prop_assert_eq!(finished.status(), game.status());
+                prop_assert_eq!(lean.position(), game.position());
             }
         }
         if !rules.has(Opt::EndlessEndsGame) {
-            prop_assert!(settled >= moves.len(), "{} of {} plies settled", settled, moves.len());
+            prop_assert!(unsettled >= moves.len(), "{} of {} plies unsettled", unsettled, moves.len());
         }
     }
 }

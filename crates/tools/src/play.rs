@@ -17,7 +17,7 @@ use crate::diagnostic;
 use crate::input::{self, InputName};
 use crate::moves_arg;
 use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
-use mancala_check::{self as check, ReplayOptions};
+use mancala_check as check;
 use mancala_diagram::{Highlights, Style, draw_position};
 
 const EXAMPLES: &str = "\
@@ -697,11 +697,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
             };
             index += 1;
             let file = names[game.input].display();
-            let options = ReplayOptions {
-                lap_budget: args.lap_budget,
-                trace: false,
-            };
-            let checked = check::check_text(&game.text, options, |_| {});
+            let checked = check::check_text(&game.text, args.lap_budget, true, None);
             // Only a valid record is continued: one whose result or end
             // reason is wrong says something false about the game.
             let (

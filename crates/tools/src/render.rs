@@ -12,7 +12,7 @@ use crate::diagnostic;
 use crate::input::{self, InputName, SourcedGame};
 use crate::moves_arg;
 use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
-use mancala_check::{self as check, Ply, ReplayOptions};
+use mancala_check::{self as check, Ply};
 use mancala_diagram::{
     Charset, DEFAULT_MAX_LAPS, Frame, FramesJson, Style, draw_frames, lap_frames, ply_frame,
     position_frame,
@@ -500,14 +500,11 @@ impl Tool<'_> {
         text: &GameText,
         from_flags: Option<ParsedGame>,
     ) -> io::Result<()> {
-        let options = ReplayOptions {
-            lap_budget: self.args.lap_budget,
-            trace: false,
-        };
+        let lap_budget = self.args.lap_budget;
         let ignore_result = from_flags.is_some();
         let check = |on_ply: &mut dyn FnMut(&Ply<'_>)| match from_flags {
-            Some(parsed) => check::check_parsed(parsed, options, on_ply),
-            None => check::check_text(text, options, on_ply),
+            Some(parsed) => check::check_parsed(parsed, lap_budget, Some(on_ply)),
+            None => check::check_text(text, lap_budget, true, Some(on_ply)),
         };
         let result = frames_of(
             check,

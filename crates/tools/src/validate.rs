@@ -12,7 +12,7 @@ use crate::diagnostic;
 use crate::input::{self, InputName, SourcedGame};
 use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
 use crate::parallel::{self, Delivery};
-use mancala_check::{self as check, Problem, ReplayOptions};
+use mancala_check::{self as check, Problem};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -112,33 +112,16 @@ struct Settings<'a> {
 }
 
 fn check_game(game: &SourcedGame, settings: &Settings<'_>) -> Checked {
-    let options = ReplayOptions {
-        lap_budget: settings.lap_budget,
-        trace: false,
-    };
-    // A valid game the fast path settles is checked in one pass (which
-    // builds the record only for canonical text).
+    // Only canonical text needs the record.
     let canonical = settings.format == Format::Text && !settings.quiet && !settings.keep_text;
-    if let Some(quick) = check::quick_check(&game.text, options, canonical) {
-        let findings = Findings {
-            game: Some(quick.game),
-            options: Some(quick.options),
-            plies: quick.plies,
-            replayed: Some(&quick.replayed),
-            round_ends: &quick.round_ends,
-            problems: &[],
-            record: quick.parsed.as_ref().map(|p| &p.record),
-        };
-        return write_checked(game, settings, &findings);
-    }
     let check::Checked {
         parsed,
         replay,
         problems,
-    } = check::check_text(&game.text, options, |_| {});
+    } = check::check_text(&game.text, settings.lap_budget, canonical, None);
     let findings = Findings {
-        game: parsed.as_ref().map(|p| p.record.game),
-        options: parsed.as_ref().map(|p| p.record.options),
+        game: replay.as_ref().map(|r| r.game_id),
+        options: replay.as_ref().map(|r| r.options),
         plies: replay.as_ref().map_or(0, |r| r.plies),
         replayed: replay.as_ref().and_then(|r| r.game.as_ref()),
         round_ends: replay.as_ref().map_or(&[], |r| &r.round_ends),
