@@ -16,15 +16,35 @@ use mancala_rules::{
 };
 use serde::Serialize;
 
+/// What kind of problem a record has (`kind` in JSON verdicts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProblemKind {
+    /// The text is not a well-formed game.
+    Syntax,
+    /// The game's options (or its game id with them) are refused.
+    Options,
+    /// The set-up is refused, or the start cannot be decided.
+    Setup,
+    /// A move is illegal, or comes after the end.
+    Move,
+    /// A move's `+N` says otherwise than the move.
+    Annotation,
+    /// A round marker is missing, wrong or out of place.
+    Round,
+    /// The result says otherwise than the game.
+    Result,
+    /// The `Termination` tag says otherwise than the game.
+    Termination,
+}
+
 /// One thing wrong with a record, located in its text.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Problem {
     /// Byte range in the game's text.
     #[serde(skip)]
     pub span: Range<usize>,
-    /// What kind of problem: `syntax`, `options`, `setup`, `move`,
-    /// `annotation`, `round`, `result`, `termination`.
-    pub kind: &'static str,
+    pub kind: ProblemKind,
     pub message: String,
 }
 
@@ -74,7 +94,7 @@ pub fn illegal_move(mv: Move, ply: usize, mover: Side, e: &PlayError) -> String 
     format!("illegal move {mv} (ply {ply}, {mover} to move): {e}")
 }
 
-fn problem(span: Range<usize>, kind: &'static str, message: impl Into<String>) -> Problem {
+fn problem(span: Range<usize>, kind: ProblemKind, message: impl Into<String>) -> Problem {
     Problem {
         span,
         kind,
@@ -101,7 +121,7 @@ pub fn start_position(parsed: &ParsedGame, rules: Rules) -> Result<Position, Pro
     start_of(parsed.record.setup.as_ref(), rules).map_err(|e| {
         problem(
             parsed.spans.setup.clone().unwrap_or(0..0),
-            "setup",
+            ProblemKind::Setup,
             e.to_string(),
         )
     })
@@ -149,14 +169,14 @@ fn check_end(
                 let span = termination_span.unwrap_or(result_span);
                 problems.push(problem(
                     span,
-                    "termination",
+                    ProblemKind::Termination,
                     "an unfinished game (`*`) cannot have a Termination tag",
                 ));
             }
         }
         (GameResult::Unfinished, Some(outcome)) => problems.push(problem(
             result_span,
-            "result",
+            ProblemKind::Result,
             format!(
                 "the game is over ({}, {}-{}) but the record is marked unfinished (`*`)",
                 outcome.reason, outcome.score[0], outcome.score[1]
@@ -164,21 +184,21 @@ fn check_end(
         )),
         (GameResult::Score(s, n), None) => problems.push(problem(
             result_span,
-            "result",
+            ProblemKind::Result,
             format!("the record claims the result {s}-{n}, but the game is not over"),
         )),
         (GameResult::Score(s, n), Some(outcome)) => {
             if let Some(due) = markers_due.first() {
                 problems.push(problem(
                     result_span.clone(),
-                    "round",
+                    ProblemKind::Round,
                     format!("round {due} began and ended without a move: the record needs the marker R{due}"),
                 ));
             }
             if [s, n] != outcome.score {
                 problems.push(problem(
                     result_span,
-                    "result",
+                    ProblemKind::Result,
                     format!(
                         "the record claims {s}-{n}, but the game ended {}-{} ({})",
                         outcome.score[0], outcome.score[1], outcome.reason
@@ -190,7 +210,7 @@ fn check_end(
             {
                 problems.push(problem(
                     termination_span.unwrap_or(0..0),
-                    "termination",
+                    ProblemKind::Termination,
                     format!(
                         "the Termination tag says {claimed}, but the game ended by {}",
                         outcome.reason
@@ -223,7 +243,7 @@ impl Checked {
         Checked {
             parsed: None,
             replay: None,
-            problems: vec![problem(e.span, "syntax", e.message)],
+            problems: vec![problem(e.span, ProblemKind::Syntax, e.message)],
         }
     }
 }
@@ -414,7 +434,7 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
         }
     }
 
-    fn stop(&mut self, span: Range<usize>, kind: &'static str, message: String) {
+    fn stop(&mut self, span: Range<usize>, kind: ProblemKind, message: String) {
         self.problems.push(problem(span, kind, message));
         self.stopped = true;
     }
@@ -441,7 +461,7 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
                     let at = self.first_item.unwrap_or(0);
                     let span = self.setup_span.clone().unwrap_or(at..at);
                     self.game = None;
-                    self.stop(span, "setup", e.to_string());
+                    self.stop(span, ProblemKind::Setup, e.to_string());
                 }
                 false
             }
@@ -472,7 +492,7 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
         if self
             .problems
             .last()
-            .is_some_and(|p| p.kind == "annotation" && p.span == span)
+            .is_some_and(|p| p.kind == ProblemKind::Annotation && p.span == span)
         {
             self.problems.pop();
         }
@@ -480,7 +500,7 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
         self.game = Some(again.game);
         self.plies -= 1;
         let message = illegal_move(mv, self.plies + 1, mover, e);
-        self.stop(span, "move", message);
+        self.stop(span, ProblemKind::Move, message);
     }
 
     #[cold]
@@ -495,7 +515,7 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
     ) {
         self.problems.push(problem(
             span,
-            "annotation",
+            ProblemKind::Annotation,
             format!("move {mv} is annotated +{claimed}, but {mover} gains {gained} seeds with it"),
         ));
     }
@@ -541,7 +561,7 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
             let message = format!(
                 "round {due} has begun: the record needs the marker R{due} before this move"
             );
-            self.stop(span, "round", message);
+            self.stop(span, ProblemKind::Round, message);
             return item;
         }
         if let Some(outcome) = game.outcome() {
@@ -550,7 +570,7 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
                 self.plies + 1,
                 the_end(&outcome, rules)
             );
-            self.stop(span, "move", message);
+            self.stop(span, ProblemKind::Move, message);
             return item;
         }
         let before = *game.position();
@@ -559,7 +579,7 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
             Ok(report) => report,
             Err(e) => {
                 let message = illegal_move(mv, self.plies + 1, mover, &e);
-                self.stop(span, "move", message);
+                self.stop(span, ProblemKind::Move, message);
                 return item;
             }
         };
@@ -611,7 +631,7 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
             }
             None => format!("round marker R{round}, but round {now} is still being played"),
         };
-        self.stop(span, "round", message);
+        self.stop(span, ProblemKind::Round, message);
     }
 }
 
@@ -657,7 +677,8 @@ impl<R: Visitor> Visitor for Check<'_, '_, R> {
             Err(e) => {
                 let span = self.options_span.clone().or_else(|| self.game_line.clone());
                 let span = span.unwrap_or(0..0);
-                self.problems.push(problem(span, "options", e.to_string()));
+                self.problems
+                    .push(problem(span, ProblemKind::Options, e.to_string()));
                 return ControlFlow::Continue(());
             }
         };
@@ -670,7 +691,8 @@ impl<R: Visitor> Visitor for Check<'_, '_, R> {
             }
             Err(e) => {
                 let span = self.setup_span.clone().unwrap_or(0..0);
-                self.problems.push(problem(span, "setup", e.to_string()));
+                self.problems
+                    .push(problem(span, ProblemKind::Setup, e.to_string()));
             }
         }
         ControlFlow::Continue(())
@@ -722,5 +744,42 @@ impl<R: Visitor> Visitor for Check<'_, '_, R> {
                 &mut self.problems,
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ProblemKind;
+
+    /// JSON verdicts write the kinds spec/json.md lists, in kebab-case.
+    #[test]
+    fn problem_kinds_are_written_as_spec_json_lists_them() {
+        let kinds = [
+            ProblemKind::Syntax,
+            ProblemKind::Options,
+            ProblemKind::Setup,
+            ProblemKind::Move,
+            ProblemKind::Annotation,
+            ProblemKind::Round,
+            ProblemKind::Result,
+            ProblemKind::Termination,
+        ];
+        let written: Vec<String> = kinds
+            .iter()
+            .map(|k| serde_json::to_string(k).unwrap())
+            .collect();
+        assert_eq!(
+            written,
+            [
+                "\"syntax\"",
+                "\"options\"",
+                "\"setup\"",
+                "\"move\"",
+                "\"annotation\"",
+                "\"round\"",
+                "\"result\"",
+                "\"termination\""
+            ]
+        );
     }
 }

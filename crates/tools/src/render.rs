@@ -12,7 +12,7 @@ use crate::diagnostic;
 use crate::input::{self, InputName, SourcedGame};
 use crate::moves_arg;
 use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
-use mancala_check::{self as check, Ply};
+use mancala_check::{self as check, Ply, ProblemKind};
 use mancala_diagram::{
     Charset, DEFAULT_MAX_LAPS, Frame, FramesJson, Style, draw_frames, lap_frames, ply_frame,
     position_frame,
@@ -320,7 +320,7 @@ fn frames_of(
     if ignore_result {
         checked
             .problems
-            .retain(|p| p.kind != "result" && p.kind != "termination");
+            .retain(|p| !matches!(p.kind, ProblemKind::Result | ProblemKind::Termination));
     }
     if !checked.is_valid() {
         return Ok((illegal_ply_laps(&checked, selection, max_laps), checked));
@@ -410,7 +410,8 @@ fn illegal_ply_laps(
     else {
         return Vec::new();
     };
-    let stopped_at_it = replay.plies + 1 == *n && checked.problems.iter().any(|p| p.kind == "move");
+    let stopped_at_it =
+        replay.plies + 1 == *n && checked.problems.iter().any(|p| p.kind == ProblemKind::Move);
     let (Some(game), Some(mv), true) = (
         &replay.game,
         parsed.record.moves().nth(n - 1),
