@@ -77,7 +77,6 @@ pub struct Replay {
     /// unfinished record cut where a round began): they come before the
     /// next move.
     pub markers_due: Vec<u32>,
-    pub problems: Vec<Problem>,
 }
 
 impl Replay {
@@ -416,7 +415,6 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
     /// The verdict, once the whole text is read (`record` makes the record
     /// of what was fed to it).
     fn finish(self, record: impl FnOnce(R) -> Option<ParsedGame>) -> Checked {
-        let problems = self.problems.clone();
         Checked {
             parsed: record(self.record),
             // A well-formed text has a Game tag.
@@ -428,9 +426,8 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
                 plies: self.plies,
                 round_ends: self.round_ends,
                 markers_due: self.markers_due,
-                problems: self.problems,
             }),
-            problems,
+            problems: self.problems,
         }
     }
 
