@@ -63,7 +63,7 @@ impl Highlights {
     /// The mark a hole gets. A hole can be several things at once (a lap of
     /// 2n seeds drops its last seed into the hole it lifted; Olowuka captures
     /// the landing hole): the capture matters most, then the last seed.
-    fn mark(&self, hole: Hole) -> Option<Mark> {
+    pub(super) fn mark(&self, hole: Hole) -> Option<Mark> {
         if self.captured.contains(&hole) {
             Some(Mark::Captured)
         } else if self.last == Some(hole) {
@@ -76,8 +76,10 @@ impl Highlights {
     }
 }
 
+/// What a highlighted hole is, in every format: the same symbol after its
+/// count, and the same colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mark {
+pub enum Mark {
     Lifted,
     Last,
     Captured,
@@ -85,9 +87,10 @@ enum Mark {
 
 impl Mark {
     /// Legend order.
-    const ALL: [Mark; 3] = [Mark::Lifted, Mark::Last, Mark::Captured];
+    pub const ALL: [Mark; 3] = [Mark::Lifted, Mark::Last, Mark::Captured];
 
-    const fn symbol(self) -> char {
+    #[must_use]
+    pub const fn symbol(self) -> char {
         match self {
             Mark::Lifted => '^',
             Mark::Last => '*',
@@ -95,7 +98,8 @@ impl Mark {
         }
     }
 
-    const fn meaning(self) -> &'static str {
+    #[must_use]
+    pub const fn meaning(self) -> &'static str {
         match self {
             Mark::Lifted => "lifted",
             Mark::Last => "last seed",
@@ -310,42 +314,17 @@ impl Drawing<'_> {
     /// like headings when the options are many.
     fn title(&self, out: &mut impl Write) -> fmt::Result {
         let rules = self.board.rules;
-        let mut title = rules.game().to_string();
-        if !rules.options().is_empty() {
-            title = format!("{title} {}", rules.options());
-        }
-        if rules.plays_rounds() {
-            title = format!("{title}  round {}", self.board.round);
-            if let Some(last) = rules.last_round() {
-                title = format!("{title} of {last}");
-            }
-        }
-        write_wrapped(out, &title)
+        write_wrapped(out, &title_text(rules.game().as_str(), self.board))
     }
 
     /// `North  store 0 (left)  sows cw`, `South  captured 16  sows ccw  <- to move`.
     fn player_line(&self, out: &mut impl Write, side: Side) -> fmt::Result {
-        let board = self.board;
         out.write_str(side_name(side))?;
-        let held = board.stores[side.index()];
-        let counter = board.rules.game().descriptor().counter;
-        write!(out, "  {} {held}", counter.label())?;
-        if counter.on_board() {
-            // Stores are drawn at the ends of the board, each at its
-            // owner's right.
-            out.write_str(match side {
-                Side::North => " (left)",
-                Side::South => " (right)",
-            })?;
+        for part in player_facts(self.board, side) {
+            write!(out, "  {part}")?;
         }
-        match board.directions[side.index()] {
-            Some(dir) => write!(out, "  sows {dir}")?,
-            None if side == board.to_move => out.write_str("  chooses cw or ccw with this move")?,
-            None => out.write_str("  sows the other way")?,
-        }
-        if side == board.to_move {
-            let what = if board.sowing { "sowing" } else { "to move" };
-            write!(out, "  {} {what}", self.glyphs.arrow)?;
+        if let Some(turn) = turn_word(self.board, side) {
+            write!(out, "  {} {turn}", self.glyphs.arrow)?;
         }
         out.write_char('\n')
     }
@@ -460,6 +439,51 @@ impl Drawing<'_> {
     }
 }
 
+/// A board's title: `name options  round N` (`round N of M` under
+/// `rounds=M`); `name` is the game's id in text, its name in pictures.
+pub(super) fn title_text(name: &str, board: &Board) -> String {
+    let rules = board.rules;
+    let mut title = name.to_owned();
+    if !rules.options().is_empty() {
+        title = format!("{title} {}", rules.options());
+    }
+    if rules.plays_rounds() {
+        title = format!("{title}  round {}", board.round);
+        if let Some(last) = rules.last_round() {
+            title = format!("{title} of {last}");
+        }
+    }
+    title
+}
+
+/// What a player's line says after the name: the counter (`store 0
+/// (left)`, `captured 16`, `winnings 3`) and the direction (`sows cw`).
+pub(super) fn player_facts(board: &Board, side: Side) -> [String; 2] {
+    let held = board.stores[side.index()];
+    let counter = board.rules.game().descriptor().counter;
+    let mut holding = format!("{} {held}", counter.label());
+    if counter.on_board() {
+        // Stores are drawn at the ends of the board, each at its owner's
+        // right.
+        holding.push_str(match side {
+            Side::North => " (left)",
+            Side::South => " (right)",
+        });
+    }
+    let direction = match board.directions[side.index()] {
+        Some(dir) => format!("sows {dir}"),
+        None if side == board.to_move => "chooses cw or ccw with this move".to_owned(),
+        None => "sows the other way".to_owned(),
+    };
+    [holding, direction]
+}
+
+/// `to move` (or `sowing`, in the middle of a move) for the side whose turn
+/// it is; `None` for the other.
+pub(super) fn turn_word(board: &Board, side: Side) -> Option<&'static str> {
+    (side == board.to_move).then_some(if board.sowing { "sowing" } else { "to move" })
+}
+
 /// `South` / `North`, as diagrams and headings write them.
 pub(crate) const fn side_name(side: Side) -> &'static str {
     match side {
@@ -474,21 +498,31 @@ pub(super) const WIDTH: usize = 80;
 /// Writes `line` word-wrapped to [`WIDTH`] columns, continuation lines
 /// indented. Only a single word longer than a line can overflow it.
 pub(super) fn write_wrapped(out: &mut impl Write, line: &str) -> fmt::Result {
-    const INDENT: &str = "    ";
+    for wrapped in wrap(line, WIDTH, "    ") {
+        writeln!(out, "{wrapped}")?;
+    }
+    Ok(())
+}
+
+/// `line` word-wrapped to `width` characters, continuation lines starting
+/// with `indent`. Only a single word longer than a line can overflow it.
+pub(super) fn wrap(line: &str, width: usize, indent: &str) -> Vec<String> {
+    let mut lines = Vec::new();
     let mut current = String::new();
-    let mut width = 0;
+    let mut used = 0;
     for word in line.split(' ') {
         let word_width = word.chars().count();
-        if width > 0 && width + 1 + word_width > WIDTH && !current.trim().is_empty() {
-            writeln!(out, "{}", current.trim_end())?;
-            current = INDENT.to_owned();
-            width = INDENT.len();
+        if used > 0 && used + 1 + word_width > width && !current.trim().is_empty() {
+            lines.push(current.trim_end().to_owned());
+            current = indent.to_owned();
+            used = indent.chars().count();
         } else if !current.is_empty() {
             current.push(' ');
-            width += 1;
+            used += 1;
         }
         current.push_str(word);
-        width += word_width;
+        used += word_width;
     }
-    writeln!(out, "{}", current.trim_end())
+    lines.push(current.trim_end().to_owned());
+    lines
 }
