@@ -46,12 +46,16 @@
 
 mod draw;
 mod frames;
+mod html;
+mod svg;
 
-pub use draw::{Board, Charset, Highlights, Style, draw_board, draw_position};
+pub use draw::{Board, Charset, Highlights, Mark, Style, draw_board, draw_position};
 pub use frames::{
     DEFAULT_MAX_LAPS, Frame, FrameKind, FramesJson, draw_frame, draw_frames, lap_frames, ply_frame,
     position_frame,
 };
+pub use html::{GameFacts, write_html};
+pub use svg::{MAX_DOTS, MAX_LAP_ENDS, View, write_svg};
 
 #[cfg(test)]
 mod tests {
