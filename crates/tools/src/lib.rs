@@ -9,6 +9,7 @@ pub mod meta;
 pub mod moves_arg;
 pub mod output;
 pub mod parallel;
+pub mod pictures;
 pub mod play;
 pub mod render;
 pub mod validate;

@@ -11,7 +11,8 @@ use serde::Serialize;
 use crate::diagnostic;
 use crate::input::{self, InputName, SourcedGame};
 use crate::moves_arg;
-use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
+use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
+use crate::pictures::{DiagramFormat, Pictures, game_facts};
 use mancala_check::{self as check, Ply, ProblemKind};
 use mancala_diagram::{
     Charset, DEFAULT_MAX_LAPS, Frame, FramesJson, Style, draw_frames, lap_frames, ply_frame,
@@ -27,6 +28,8 @@ Examples:
   mancala-render --laps 1 game.mgn              ply 1 lap by lap
   mancala-render --game olowuka --setup 'S 3,0,1,2,0,5/1,1,1,1,1,2 16-14' --moves D --laps 1
   mancala-play | mancala-validate | mancala-render --style unicode
+  mancala-render --format svg --laps 3 game.mgn --output-dir pictures
+  mancala-render --format html game.mgn > game.html   a page to step through the game
 
 Ranges: N, A..B, A.., ..B or .. (all); plies count from 1 through the whole game.
 
@@ -84,9 +87,16 @@ pub struct Args {
     /// Colour the lifted, last sown and captured holes.
     #[arg(long, value_enum, default_value_t)]
     pub color: ColorChoice,
-    /// `text`: diagrams; `json`: the same frames as data, one game per line.
+    /// `text`: diagrams; `json`: the same frames as data, one game per
+    /// line; `svg`: a picture per diagram; `html`: a page per game to step
+    /// through it (--ply N: the ply it opens at).
     #[arg(long, value_enum, default_value_t)]
-    pub format: Format,
+    pub format: DiagramFormat,
+    /// Write svg or html documents here as numbered files
+    /// (`game-003-02.svg`, `game-003.html`) and list them on stdout;
+    /// without it stdout takes exactly one document.
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: Option<std::path::PathBuf>,
     /// Laps drawn at most for one move with --laps (at least 1).
     #[arg(long, default_value_t = DEFAULT_MAX_LAPS as u32, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_laps: u32,
@@ -149,6 +159,9 @@ enum Selection {
     Plies {
         plies: RangeInclusive<usize>,
         rounds: RangeInclusive<usize>,
+        /// The whole game for a page: the start, then each ply's laps
+        /// before its frame.
+        with_laps: bool,
     },
     Laps(usize),
 }
@@ -156,6 +169,13 @@ enum Selection {
 impl Selection {
     fn of(args: &Args) -> Selection {
         let all = 0..=usize::MAX;
+        if args.format == DiagramFormat::Html {
+            return Selection::Plies {
+                plies: all.clone(),
+                rounds: all,
+                with_laps: true,
+            };
+        }
         if let Some(ply) = args.laps {
             return Selection::Laps(ply);
         }
@@ -167,6 +187,7 @@ impl Selection {
             (plies, rounds) => Selection::Plies {
                 plies: plies.as_ref().map_or(all.clone(), |s| s.0.clone()),
                 rounds: rounds.as_ref().map_or(all, |s| s.0.clone()),
+                with_laps: false,
             },
         }
     }
@@ -287,7 +308,11 @@ fn frames_of(
                     before_selected = Some((*ply.before, ply.mv));
                 }
             }
-            Selection::Plies { plies, rounds } => {
+            Selection::Plies {
+                plies,
+                rounds,
+                with_laps,
+            } => {
                 let round = ply.before.round() as usize;
                 let (mut notes, begun) = round_frames(
                     &ply.report.round_ends,
@@ -296,6 +321,18 @@ fn frames_of(
                 );
                 if let Some(outcome) = ply.report.outcome {
                     notes.push(game_over_line(&outcome, ply.after.rules()));
+                }
+                if *with_laps {
+                    if frames.is_empty() {
+                        let mut frame = position_frame(ply.before);
+                        frame.heading.push("the starting position".to_owned());
+                        frames.push(frame);
+                    }
+                    // The frame before the first lap is the one already shown.
+                    match lap_frames(ply.before, ply.mv, max_laps) {
+                        Ok(laps) => frames.extend(laps.into_iter().skip(1)),
+                        Err(e) => error = Some(e.to_string()),
+                    }
                 }
                 if plies.contains(&ply.number) && rounds.contains(&round) {
                     match ply_frame(ply.before, ply.mv, ply.number) {
@@ -354,7 +391,10 @@ fn frames_of(
             frame.heading.retain(|h| !h.is_empty());
             frames.push(frame);
         }
-        Selection::AfterPly(0) => {
+        Selection::AfterPly(0)
+        | Selection::Plies {
+            with_laps: true, ..
+        } if frames.is_empty() => {
             let rules = replay.rules.ok_or("no rules")?;
             let first = match start {
                 Some(position) => position,
@@ -487,6 +527,9 @@ struct Tool<'a> {
     style: Style,
     err_color: bool,
     out: output::Stdout,
+    pictures: Pictures,
+    /// Games read so far, drawn or not: the numbers of picture files.
+    seen: usize,
     drawn: usize,
     invalid: usize,
 }
@@ -502,6 +545,7 @@ impl Tool<'_> {
         from_flags: Option<ParsedGame>,
     ) -> io::Result<()> {
         let lap_budget = self.args.lap_budget;
+        self.seen += 1;
         let ignore_result = from_flags.is_some();
         let check = |on_ply: &mut dyn FnMut(&Ply<'_>)| match from_flags {
             Some(parsed) => check::check_parsed(parsed, lap_budget, Some(on_ply)),
@@ -546,7 +590,15 @@ impl Tool<'_> {
             return Ok(());
         };
         match self.args.format {
-            Format::Json => {
+            DiagramFormat::Svg => self.pictures.svg(&mut self.out, self.seen, frames)?,
+            DiagramFormat::Html => {
+                let source = format!("{}: game {index}", source_name(file));
+                let record = checked.parsed.as_ref().map(|p| &p.record);
+                let facts = game_facts(source, record, self.args.ply.unwrap_or(0));
+                self.pictures
+                    .html(&mut self.out, self.seen, frames, &facts)?;
+            }
+            DiagramFormat::Json => {
                 let value = GameFrames {
                     file,
                     index,
@@ -555,7 +607,7 @@ impl Tool<'_> {
                 serde_json::to_writer(&mut self.out, &value)?;
                 self.out.write_all(b"\n")?;
             }
-            Format::Text => {
+            DiagramFormat::Text => {
                 if self.drawn > 0 {
                     self.out.write_all(b"\n")?;
                 }
@@ -569,12 +621,7 @@ impl Tool<'_> {
                         ))
                     })
                     .unwrap_or_default();
-                // A game from flags has no file: its diagnostics name `--moves`.
-                let source = if file == moves_arg::NAME {
-                    "command line"
-                } else {
-                    file
-                };
+                let source = source_name(file);
                 let mut text = format!("=== {source}: game {index}{players} ===\n");
                 let _ = draw_frames(&mut text, frames, self.style);
                 self.out.write_all(text.as_bytes())?;
@@ -582,6 +629,15 @@ impl Tool<'_> {
         }
         self.drawn += 1;
         Ok(())
+    }
+}
+
+/// A game from flags has no file: its diagnostics name `--moves`.
+fn source_name(file: &str) -> &str {
+    if file == moves_arg::NAME {
+        "command line"
+    } else {
+        file
     }
 }
 
@@ -596,14 +652,29 @@ pub fn run(args: &Args) -> io::Result<u8> {
     };
     let style = Style {
         charset,
-        colour: args.format == Format::Text && args.color.for_stdout(),
+        colour: args.format == DiagramFormat::Text && args.color.for_stdout(),
     };
+    if args.format == DiagramFormat::Html
+        && (args.plies.is_some() || args.laps.is_some() || args.rounds.is_some())
+    {
+        output::error_line(
+            "error: --format html draws the whole game, laps and all; --ply N picks the ply it opens at (no --plies, --laps or --rounds)",
+        );
+        return Ok(EXIT_FAILURE);
+    }
+    if args.output_dir.is_some() && !matches!(args.format, DiagramFormat::Svg | DiagramFormat::Html)
+    {
+        output::error_line("error: --output-dir is for --format svg or html");
+        return Ok(EXIT_FAILURE);
+    }
     let mut tool = Tool {
         args,
         selection: Selection::of(args),
         style,
         err_color: args.color.for_stderr(),
         out: output::stdout(),
+        pictures: Pictures::new(args.output_dir.as_deref()),
+        seen: 0,
         drawn: 0,
         invalid: 0,
     };
@@ -641,9 +712,17 @@ pub fn run(args: &Args) -> io::Result<u8> {
             }
         }
         if failed {
+            if let Err(message) = tool.pictures.finish(&mut tool.out)? {
+                output::error_line(&message);
+            }
             tool.out.flush()?;
             return Ok(EXIT_FAILURE);
         }
+    }
+    if let Err(message) = tool.pictures.finish(&mut tool.out)? {
+        tool.out.flush()?;
+        output::error_line(&message);
+        return Ok(EXIT_FAILURE);
     }
     tool.out.flush()?;
     Ok(if tool.invalid > 0 {
