@@ -1,0 +1,247 @@
+//! `mancala-render --format html` in a real browser: headless Chromium
+//! opens the page of a game of each kind from disk, presses the arrow keys
+//! through the page's test hook (`#test=KEYS`: forward through every ply,
+//! back, into one ply lap by lap) and the board the page then shows, read
+//! back from its drawing, must be the position of the JSON frames at each
+//! step. A screenshot of a position is left in
+//! `target/tmp/browser/screenshot.png` for review.
+//!
+//! The browser is `$MANCALA_CHROMIUM`, or `chromium`, `chromium-browser`
+//! or `google-chrome` on the PATH (`.ci/run` installs Debian's
+//! `chromium`). Without one the tests say so and pass, except under
+//! `CI=true`, where a missing browser fails them.
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{fixtures, run};
+use serde_json::Value;
+
+fn browser() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("MANCALA_CHROMIUM") {
+        return Some(PathBuf::from(path));
+    }
+    let paths = std::env::var_os("PATH")?;
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .flat_map(|name| std::env::split_paths(&paths).map(move |dir| dir.join(name)))
+        .find(|path| path.is_file())
+}
+
+/// The browser, or `None` (with a message) when the test is to be skipped.
+fn browser_or_skip(test: &str) -> Option<PathBuf> {
+    let found = browser();
+    if found.is_none() {
+        let in_ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+        assert!(
+            !in_ci,
+            "CI=true and no Chromium: .ci/run installs Debian's `chromium` (or set MANCALA_CHROMIUM)"
+        );
+        // Said on stderr, which cargo test shows: the test passes without
+        // having looked at anything.
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "SKIPPED {test}: no Chromium found (install Debian's `chromium`, or set MANCALA_CHROMIUM); CI runs this test"
+        );
+    }
+    found
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("browser")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs headless Chromium with `args` on `url`; its stdout. Gives up
+/// after a minute.
+fn chromium(browser: &Path, profile: &Path, args: &[&str], url: &str) -> String {
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--no-first-run",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .arg(url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", browser.display()));
+    // Read stdout as it comes: a page's DOM fills a pipe's buffer.
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut stdout, &mut text);
+        text
+    });
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{} did not finish within a minute", browser.display());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{} failed: {status:?}", browser.display());
+    reader.join().unwrap()
+}
+
+fn json_frames(args: &[&str]) -> Vec<Value> {
+    let mut all = vec!["--format", "json"];
+    all.extend_from_slice(args);
+    let out = run("mancala-render", &all, b"");
+    assert_eq!(out.code, 0, "{}", out.snapshot());
+    let game: Value = serde_json::from_str(out.stdout.lines().next().unwrap()).unwrap();
+    game["frames"].as_array().unwrap().clone()
+}
+
+/// A board as the page's test log writes it: `south 4,4,x north … stores 0,0`.
+fn shown(frame: &Value) -> String {
+    let row = |side: &str| -> String {
+        frame["board"][side]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().map_or("x".to_owned(), |n| n.to_string()))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let stores = &frame["board"]["stores"];
+    format!(
+        "south {} north {} stores {},{}",
+        row("south"),
+        row("north"),
+        stores[0],
+        stores[1]
+    )
+}
+
+#[test]
+fn the_page_shows_every_position_of_a_game_of_each_kind() {
+    let Some(browser) = browser_or_skip("the_page_shows_every_position_of_a_game_of_each_kind")
+    else {
+        return;
+    };
+    for game in fixtures("fixtures/pictures") {
+        let dir = scratch(&common::stem(&game));
+        let page = dir.join("page.html");
+        let out = run("mancala-render", &["--format", "html", &game], b"");
+        assert_eq!(out.code, 0, "{}", out.snapshot());
+        std::fs::write(&page, &out.stdout).unwrap();
+
+        // What the page must show: the start and every ply (and round's
+        // refilled board), and one move of several laps lap by lap.
+        let mut plies = json_frames(&["--ply", "0", &game]);
+        plies.extend(json_frames(&["--plies", "..", &game]));
+        let (k, index) = plies
+            .iter()
+            .enumerate()
+            .find_map(|(i, f)| {
+                let laps = f["heading"][0].as_str()?.rsplit_once('[')?.1;
+                (f["kind"] == "ply" && !laps.starts_with("1 lap"))
+                    .then(|| (f["number"].as_u64().unwrap(), i))
+            })
+            .expect("a move of several laps");
+        let laps: Vec<Value> = json_frames(&["--laps", &k.to_string(), &game])[1..].to_vec();
+        let n = plies.len() - 1;
+
+        let mut keys = String::new();
+        let mut expected: Vec<String> = vec![shown(&plies[0])];
+        for ply in &plies[1..] {
+            keys.push('R');
+            expected.push(shown(ply));
+        }
+        keys.push_str("LL");
+        expected.push(shown(&plies[n - 1]));
+        expected.push(shown(&plies[n - 2]));
+        keys.push('H');
+        expected.push(shown(&plies[0]));
+        for ply in &plies[1..index] {
+            keys.push('R');
+            expected.push(shown(ply));
+        }
+        for lap in &laps {
+            keys.push('D');
+            expected.push(shown(lap));
+        }
+        keys.push('D');
+        expected.push(shown(&plies[index]));
+        keys.push('U');
+        expected.push(shown(laps.last().unwrap()));
+        keys.push('E');
+        expected.push(shown(&plies[n]));
+
+        let url = format!("file://{}#test={keys}", page.display());
+        let dom = chromium(&browser, &dir.join("profile"), &["--dump-dom"], &url);
+        let log = dom
+            .split_once("<pre id=\"test-log\">")
+            .and_then(|(_, rest)| rest.split_once("</pre>"))
+            .unwrap_or_else(|| panic!("{game}: no test log in the page:\n{dom}"))
+            .0;
+        let lines: Vec<&str> = log.lines().collect();
+        assert_eq!(lines.len(), expected.len(), "{game}: {log}");
+        for (step, (line, want)) in lines.iter().zip(&expected).enumerate() {
+            assert!(
+                line.ends_with(want.as_str()),
+                "{game}: after key {step} of {keys}:\n shown {line}\n  want {want}"
+            );
+        }
+        // The lap steps say which lap of which ply they are.
+        let first_lap = index + (n + 2 + 1);
+        assert!(
+            lines[first_lap].contains(&format!("ply {k} lap 1 ")),
+            "{game}: {}",
+            lines[first_lap]
+        );
+    }
+}
+
+#[test]
+fn a_screenshot_of_a_position() {
+    let Some(browser) = browser_or_skip("a_screenshot_of_a_position") else {
+        return;
+    };
+    let dir = scratch("screenshot");
+    let page = dir.join("page.html");
+    let out = run(
+        "mancala-render",
+        &["--format", "html", "fixtures/pictures/pallankuzhi.mgn"],
+        b"",
+    );
+    assert_eq!(out.code, 0, "{}", out.snapshot());
+    std::fs::write(&page, &out.stdout).unwrap();
+    let shot = dir.join("screenshot.png");
+    // Ply 9 lap by lap: lap 2 of it, with its arrow.
+    let url = format!("file://{}#ply=8&test=DD", page.display());
+    chromium(
+        &browser,
+        &dir.join("profile"),
+        &[
+            "--window-size=1280,800",
+            &format!("--screenshot={}", shot.display()),
+        ],
+        &url,
+    );
+    let png = std::fs::read(&shot).unwrap();
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 20_000,
+        "{} bytes",
+        png.len()
+    );
+}
