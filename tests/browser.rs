@@ -4,7 +4,7 @@
 //! back, into one ply lap by lap) and the board the page then shows, read
 //! back from its drawing, must be the position of the JSON frames at each
 //! step. A screenshot of a position is left in
-//! `target/tmp/browser/screenshot.png` for review.
+//! `target/tmp/browser/screenshot/screenshot.png` for review.
 //!
 //! The browser is `$MANCALA_CHROMIUM`, or `chromium`, `chromium-browser`
 //! or `google-chrome` on the PATH (`.ci/run` installs Debian's
@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{fixtures, run};
+use common::{fixtures, json_frames, run, scratch};
 use serde_json::Value;
 
 fn browser() -> Option<PathBuf> {
@@ -49,15 +49,6 @@ fn browser_or_skip(test: &str) -> Option<PathBuf> {
         );
     }
     found
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("browser")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// Runs headless Chromium with `args` on `url`; its stdout. Gives up
@@ -102,15 +93,6 @@ fn chromium(browser: &Path, profile: &Path, args: &[&str], url: &str) -> String 
     reader.join().unwrap()
 }
 
-fn json_frames(args: &[&str]) -> Vec<Value> {
-    let mut all = vec!["--format", "json"];
-    all.extend_from_slice(args);
-    let out = run("mancala-render", &all, b"");
-    assert_eq!(out.code, 0, "{}", out.snapshot());
-    let game: Value = serde_json::from_str(out.stdout.lines().next().unwrap()).unwrap();
-    game["frames"].as_array().unwrap().clone()
-}
-
 /// A board as the page's test log writes it: `south 4,4,x north … stores 0,0`.
 fn shown(frame: &Value) -> String {
     let row = |side: &str| -> String {
@@ -139,7 +121,7 @@ fn the_page_shows_every_position_of_a_game_of_each_kind() {
         return;
     };
     for game in fixtures("fixtures/pictures") {
-        let dir = scratch(&common::stem(&game));
+        let dir = scratch(&format!("browser/{}", common::stem(&game)));
         let page = dir.join("page.html");
         let out = run("mancala-render", &["--format", "html", &game], b"");
         assert_eq!(out.code, 0, "{}", out.snapshot());
@@ -217,7 +199,7 @@ fn a_screenshot_of_a_position() {
     let Some(browser) = browser_or_skip("a_screenshot_of_a_position") else {
         return;
     };
-    let dir = scratch("screenshot");
+    let dir = scratch("browser/screenshot");
     let page = dir.join("page.html");
     let out = run(
         "mancala-render",

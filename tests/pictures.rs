@@ -8,7 +8,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{fixtures, root, run};
+use common::{fixtures, json_frames, root, run, scratch};
 use serde_json::Value;
 
 /// The games of every kind: a greedy game of each (the two match games
@@ -17,27 +17,10 @@ fn games() -> Vec<String> {
     fixtures("fixtures/pictures")
 }
 
-/// A fresh folder for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn render_ok(args: &[&str]) -> String {
     let out = run("mancala-render", args, b"");
     assert_eq!(out.code, 0, "{args:?}\n{}", out.snapshot());
     out.stdout
-}
-
-/// The frames `--format json` gives for `args` (one game).
-fn json_frames(args: &[&str]) -> Vec<Value> {
-    let mut all = vec!["--format", "json"];
-    all.extend_from_slice(args);
-    let text = render_ok(&all);
-    let game: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
-    game["frames"].as_array().unwrap().clone()
 }
 
 /// The SVG files `args` writes under a fresh folder, in order.

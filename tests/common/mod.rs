@@ -98,3 +98,22 @@ pub fn stem(path: &str) -> String {
         .trim_end_matches(".mgn")
         .to_owned()
 }
+
+/// A fresh folder for one test's files, under Cargo's folder for them
+/// (`target/tmp`).
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The frames `mancala-render --format json` gives for `args` (one game).
+pub fn json_frames(args: &[&str]) -> Vec<serde_json::Value> {
+    let mut all = vec!["--format", "json"];
+    all.extend_from_slice(args);
+    let out = run("mancala-render", &all, b"");
+    assert_eq!(out.code, 0, "{args:?}\n{}", out.snapshot());
+    let game: serde_json::Value = serde_json::from_str(out.stdout.lines().next().unwrap()).unwrap();
+    game["frames"].as_array().unwrap().clone()
+}
