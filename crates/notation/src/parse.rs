@@ -2,6 +2,7 @@
 //! [`Record`], [`ParsedGame`], [`Visitor`] and [`ParseError`] only.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::ops::{ControlFlow, Range};
 
 use mancala_rules::{Dir, EndReason, GameId, Hole, Move, Options, Setup, Side, shorten};
@@ -19,12 +20,23 @@ type PResult<'a, T> = IResult<&'a str, T>;
 /// Where a line of a comment's text (after its first) begins with `[`
 /// after blanks. A reader takes such a line for the next game's tags; one
 /// after a lone CR escapes the reader, but printing writes it after an LF.
+/// Linear: the blanks after a break are skipped once, where a search
+/// from every break would cross the same run of line breaks again and
+/// again.
 fn tag_line_in_comment(text: &[u8]) -> Option<usize> {
-    memchr::memchr2_iter(b'\n', b'\r', text).find_map(|at| {
-        let line = &text[at + 1..];
+    let mut from = 0;
+    while let Some(at) = memchr::memchr2(b'\n', b'\r', &text[from..]) {
+        let line = &text[from + at + 1..];
         let blanks = line.len() - line.trim_ascii_start().len();
-        (line.get(blanks) == Some(&b'[')).then_some(at + 1 + blanks)
-    })
+        let next = from + at + 1 + blanks;
+        if text.get(next) == Some(&b'[') {
+            return Some(next);
+        }
+        // The run of blanks (and the breaks in it) leads here for every
+        // break inside it: the next break to try comes after it.
+        from = next;
+    }
+    None
 }
 
 /// `text` after its leading spaces and tabs.
@@ -219,12 +231,14 @@ impl Visitor for RecordBuilder {
 }
 
 /// Tag names seen so far in a game, for the duplicate check: the standard
-/// names as bits, the others in a list (the first few kept inline).
+/// names as bits, the others in a list (the first few kept inline) and
+/// past those in a set: a game of many tags costs linear time, not
+/// quadratic.
 struct SeenTags<'a> {
     standard: u16,
     few: [&'a str; 8],
     len: usize,
-    more: Vec<&'a str>,
+    more: HashSet<&'a str>,
 }
 
 impl<'a> SeenTags<'a> {
@@ -233,7 +247,7 @@ impl<'a> SeenTags<'a> {
             standard: 0,
             few: [""; 8],
             len: 0,
-            more: Vec::new(),
+            more: HashSet::new(),
         }
     }
 
@@ -259,10 +273,7 @@ impl<'a> SeenTags<'a> {
                 self.len += 1;
                 return true;
             }
-            _ => {
-                self.more.push(name);
-                return true;
-            }
+            _ => return self.more.insert(name),
         };
         let new = self.standard & bit == 0;
         self.standard |= bit;
