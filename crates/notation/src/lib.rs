@@ -27,5 +27,5 @@ mod record;
 pub use error::ParseError;
 pub use parse::{RecordBuilder, TagValue, Visitor, parse_game, parse_setup, visit_game};
 pub use print::{MAX_LINE, format_setup};
-pub use reader::{DEFAULT_MAX_GAME_BYTES, GameText, Reader};
+pub use reader::{DEFAULT_MAX_GAME_BYTES, GameText, Locator, Reader};
 pub use record::{GameResult, Item, ParsedGame, Record, Spans, StandardTags, Tag};

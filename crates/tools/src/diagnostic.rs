@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
-use mancala_notation::GameText;
+use mancala_notation::{GameText, Locator};
 
 use mancala_check::Problem;
 
@@ -19,7 +19,11 @@ const RESET: &str = "\x1b[0m";
 /// Where a problem is, as `file:line:col`.
 #[must_use]
 pub fn location(file: &str, game: &GameText, span: &Range<usize>) -> (u64, u64, String) {
-    let (line, col) = game.line_col(span.start);
+    located(file, &mut game.locator(), span)
+}
+
+fn located(file: &str, locator: &mut Locator<'_>, span: &Range<usize>) -> (u64, u64, String) {
+    let (line, col) = locator.line_col(span.start);
     (line, col, format!("{file}:{line}:{col}"))
 }
 
@@ -32,7 +36,21 @@ pub fn render(
     message: &str,
     color: bool,
 ) {
-    let (line_no, col, at) = location(file, game, span);
+    render_located(out, file, &mut game.locator(), span, message, color);
+}
+
+/// [`render`] with the game's locator, which goes on from the last problem
+/// reported. Only the window of the line that is shown is read, so that
+/// each report costs the same on a line of any length.
+fn render_located(
+    out: &mut String,
+    file: &str,
+    locator: &mut Locator<'_>,
+    span: &Range<usize>,
+    message: &str,
+    color: bool,
+) {
+    let (line_no, col, at) = located(file, locator, span);
     let message = escape_controls(message);
     let paint = |code: &'static str| if color { code } else { "" };
     let reset = paint(RESET);
@@ -42,26 +60,17 @@ pub fn render(
         paint(BOLD),
         paint(RED_BOLD)
     );
-    let (line, line_start) = game.line_at(span.start);
-    let chars: Vec<char> = line.chars().collect();
-    let col = (col as usize - 1).min(chars.len());
-    // Width of the caret: the span's characters on this line, at least one.
-    let span_end_in_line = span.end.saturating_sub(line_start).min(line.len());
-    let end_col = line
-        .get(..span_end_in_line)
-        .map_or(col, |s| s.chars().count())
-        .max(col + 1);
-    let first = col.saturating_sub(WINDOW / 2);
-    let last = (first + WINDOW)
-        .max(end_col.min(first + WINDOW))
-        .min(chars.len());
-    let mut shown: String = chars[first..last].iter().collect();
-    let mut caret_at = col - first;
-    if first > 0 {
+    let excerpt = Excerpt::around(locator.text(), locator.line_start(), span, col as usize - 1);
+    let chars: Vec<char> = String::from_utf8_lossy(excerpt.bytes).chars().collect();
+    let caret = excerpt.caret.min(chars.len());
+    let caret_end = excerpt.caret_end.clamp(caret, chars.len());
+    let mut shown: String = chars.iter().collect();
+    let mut caret_at = caret;
+    if excerpt.more_before {
         shown.insert(0, '…');
         caret_at += 1;
     }
-    if last < chars.len() {
+    if excerpt.more_after {
         shown.push('…');
     }
     // One column per character, and nothing that a terminal would act on.
@@ -83,7 +92,7 @@ pub fn render(
     let _ = writeln!(out, "{blue}{line_no} |{reset} {shown}");
     // In terminal columns: a wide character (CJK, emoji) takes two.
     let caret_at = shown.chars().take(caret_at).map(columns).sum::<usize>();
-    let width = chars[col.min(last)..end_col.min(last)]
+    let width = chars[caret..caret_end]
         .iter()
         .map(|&c| columns(c))
         .sum::<usize>()
@@ -96,6 +105,71 @@ pub fn render(
         paint(RED_BOLD),
         "^".repeat(width)
     );
+}
+
+/// The part of an error's line that its report shows: at most [`WINDOW`]
+/// characters, starting up to half of that before the error.
+struct Excerpt<'a> {
+    bytes: &'a [u8],
+    /// The error's start and end, in characters of `bytes`.
+    caret: usize,
+    caret_end: usize,
+    /// Whether the line goes on before or after the excerpt.
+    more_before: bool,
+    more_after: bool,
+}
+
+impl<'a> Excerpt<'a> {
+    /// The excerpt of the line starting at `line_start` around `span`,
+    /// which starts `column` characters into the line. Reads no further
+    /// than the excerpt: a line may be megabytes long.
+    fn around(
+        text: &'a [u8],
+        line_start: usize,
+        span: &Range<usize>,
+        column: usize,
+    ) -> Excerpt<'a> {
+        let is_char_start = |b: u8| (b as i8) >= -0x40;
+        let start = span.start.clamp(line_start, text.len());
+        // Back from the error to the window's first character.
+        let back = column.min(WINDOW / 2);
+        let mut first = start;
+        let mut stepped = 0;
+        while stepped < back && first > line_start {
+            first -= 1;
+            if is_char_start(text[first]) {
+                stepped += 1;
+            }
+        }
+        // On to the window's end, or the line's.
+        let mut last = first;
+        let mut taken = 0;
+        let mut caret_end = None;
+        while last < text.len() && text[last] != b'\n' {
+            if is_char_start(text[last]) {
+                if taken == WINDOW {
+                    break;
+                }
+                if last >= span.end.max(start) && caret_end.is_none() {
+                    caret_end = Some(taken);
+                }
+                taken += 1;
+            }
+            last += 1;
+        }
+        let at_line_end = text.get(last).is_none_or(|&b| b == b'\n');
+        let mut bytes = &text[first..last];
+        if at_line_end {
+            bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+        }
+        Excerpt {
+            bytes,
+            caret: stepped,
+            caret_end: caret_end.unwrap_or(taken),
+            more_before: first > line_start,
+            more_after: !at_line_end,
+        }
+    }
 }
 
 /// The terminal columns a character takes: two for the wide ones (East
@@ -146,8 +220,9 @@ pub fn render_problems(
     problems: &[Problem],
     color: bool,
 ) {
+    let mut locator = game.locator();
     for p in problems {
-        render(out, file, game, &p.span, &p.message, color);
+        render_located(out, file, &mut locator, &p.span, &p.message, color);
     }
 }
 
@@ -184,5 +259,33 @@ mod tests {
             let expected = format!("  | {}{}", " ".repeat(padding), "^".repeat(token.len()));
             assert_eq!(caret_line(line, token), expected, "{line}");
         }
+    }
+
+    /// On a long line only a window around the error is shown, with
+    /// ellipses where the line goes on.
+    #[test]
+    fn a_long_line_is_shown_around_the_error() {
+        let before = "A ".repeat(40);
+        let line = format!("{before}Q {}*", "b ".repeat(40));
+        let text = format!("[Game \"olowuka\"]\n\n{line}\r\n");
+        let game = GameText {
+            len: text.len() as u64,
+            bytes: text.into_bytes(),
+            first_line: 1,
+            offset: 0,
+        };
+        let at = game.bytes.iter().position(|&b| b == b'Q').unwrap();
+        let mut out = String::new();
+        render(&mut out, "x", &game, &(at..at + 1), "m", false);
+        let shown = &line[before.len() - WINDOW / 2..before.len() + WINDOW / 2];
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "x:3:81: error: m");
+        assert_eq!(lines[2], format!("3 | …{shown}…"));
+        assert_eq!(lines[3], format!("  | {}^", " ".repeat(WINDOW / 2 + 1)));
+        // At the end of the line: no ellipsis after, and no CR shown.
+        let end = game.bytes.len() - 2;
+        let mut out = String::new();
+        render(&mut out, "x", &game, &(end - 1..end), "m", false);
+        assert!(out.lines().nth(2).unwrap().ends_with(" b *"), "{out}");
     }
 }

@@ -155,19 +155,11 @@ fn write_checked(game: &SourcedGame, settings: &Settings<'_>, findings: &Finding
         plies: findings.plies,
         ..Checked::default()
     };
-    for p in problems {
-        diagnostic::render(
-            &mut out.stderr,
-            file,
-            text,
-            &p.span,
-            &p.message,
-            settings.color,
-        );
-    }
+    diagnostic::render_problems(&mut out.stderr, file, text, problems, settings.color);
     match settings.format {
         Format::Json => {
             let outcome: Option<Outcome> = findings.replayed.and_then(Game::outcome);
+            let mut locator = text.locator();
             let verdict = JsonVerdict {
                 file,
                 index: game.number,
@@ -179,7 +171,7 @@ fn write_checked(game: &SourcedGame, settings: &Settings<'_>, findings: &Finding
                 errors: problems
                     .iter()
                     .map(|p| {
-                        let (line, column) = text.line_col(p.span.start);
+                        let (line, column) = locator.line_col(p.span.start);
                         JsonProblem {
                             line,
                             column,
