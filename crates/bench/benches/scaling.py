@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Scaling: does any kind of content in a game cost more than linear time?
+
+For each kind of content a game can hold in bulk (comments, line breaks in a
+comment, tags, moves, round markers, annotations, remarks after the result,
+and the errors that annotations can raise), builds one game holding N of it,
+then 2N, then 4N (the largest stays under the readers' 4 MiB game limit),
+and times each tool on it: mancala-validate (--quiet, canonical text, JSON),
+mancala-render and mancala-play (continuing the record by 0 plies). Linear
+work doubles with the content; quadratic work quadruples. Prints the CPU
+seconds (the child's own, median of --runs) and the ratio of each doubling,
+and exits 1 when a ratio passes --limit.
+
+    python3 crates/bench/benches/scaling.py [--runs 3] [--limit 3.0] [--only KIND] [--base N]
+
+Round markers: a match of rounds holds a few hundred at most, so their
+games are not valid past the first marker. The readers and the parser
+still read every one (a record's syntax is checked in full before its
+moves are replayed), which is where their cost lies.
+"""
+
+import argparse
+import functools
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+MAX_GAME_BYTES = 4 << 20
+
+
+def build():
+    subprocess.run(["cargo", "build", "--release", "--bins", "--quiet"], cwd=ROOT, check=True)
+    return os.path.join(ROOT, "target", "release")
+
+
+def game(body, tags="", game="olowuka", options=""):
+    head = f'[Game "{game}"]\n'
+    if options:
+        head += f'[Options "{options}"]\n'
+    return head + tags + "\n" + body + "\n"
+
+
+def played_game(bin_dir, plies):
+    """A valid Olinda Keliya game of `plies` plies, as mancala-play writes
+    it: random players under no-repetition-rule fall into a relay loop
+    (A, g, A, g, …) that never ends, so any length can be had."""
+    cmd = [os.path.join(bin_dir, "mancala-play"), "--game", "olinda-keliya", "-o", "no-repetition-rule"]
+    cmd += ["--max-plies", str(plies), "--quiet"]
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+
+
+MOVE = re.compile(r"(?<![.\w])([A-Ga-g](?::c?cw)?)(\+\d+)?(?=\s)")
+
+
+def annotated(text, wrong):
+    """Every move annotated: with what it gains (`+0` where the record has
+    none), or with a count no move gains (an error each)."""
+    head, _, movetext = text.partition("\n\n")
+    fix = (lambda m: m.group(1) + "+1000") if wrong else (lambda m: m.group(0) if m.group(2) else m.group(1) + "+0")
+    return head + "\n\n" + MOVE.sub(fix, movetext)
+
+
+def one_line(text):
+    head, _, movetext = text.partition("\n\n")
+    return head + "\n\n" + " ".join(movetext.split()) + "\n"
+
+
+# Set by main once the tools are built.
+played = None
+
+# Each kind: (base count, a function from a count to a game's text). The
+# base counts keep 4N under the size limit and the smallest run long enough
+# to time.
+KINDS = {
+    "comments": (40_000, lambda n: game("{c} " * n + "*")),
+    "LF line breaks": (200_000, lambda n: game("{" + "\n" * n + "} *")),
+    "CR line breaks": (200_000, lambda n: game("{" + "\r" * n + "} *")),
+    "CRLF line breaks": (200_000, lambda n: game("{" + "\r\n" * n + "} *")),
+    "tags": (40_000, lambda n: game("*", "".join(f'[T{i} "v"]\n' for i in range(n)))),
+    "moves": (80_000, lambda n: played(n)),
+    "annotations (right)": (80_000, lambda n: annotated(played(n), wrong=False)),
+    "annotations (wrong: an error each)": (40_000, lambda n: annotated(played(n), wrong=True)),
+    "wrong annotations on one line": (40_000, lambda n: one_line(annotated(played(n), wrong=True))),
+    "round markers": (40_000, lambda n: game(" ".join(f"R{i + 2}" for i in range(n)) + " *", game="pallankuzhi")),
+    "remarks": (40_000, lambda n: game("* " + "{r} " * n)),
+}
+
+TOOLS = {
+    "validate --quiet": ["mancala-validate", "--quiet", "--jobs", "1"],
+    "validate": ["mancala-validate", "--jobs", "1"],
+    "validate --format json": ["mancala-validate", "--format", "json", "--jobs", "1"],
+    "render": ["mancala-render"],
+    "play --plies 0": ["mancala-play", "--plies", "0", "--quiet"],
+}
+
+
+def cpu_seconds(cmd, path):
+    with open(path, "rb") as stdin:
+        proc = subprocess.Popen(cmd + [path], stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        sys.exit(f"{' '.join(cmd)} {path} exited {code}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--limit", type=float, default=3.0, help="largest ratio per doubling accepted")
+    parser.add_argument("--only", help="a kind whose name contains this")
+    parser.add_argument("--base", type=float, default=1.0, help="scale the base counts")
+    args = parser.parse_args()
+    bin_dir = build()
+    global played
+    played = functools.cache(lambda n: played_game(bin_dir, n))
+    worst = []
+    with tempfile.TemporaryDirectory() as tmp:
+        print(f"{'content':40} {'tool':24} {'N s':>8} {'2N s':>8} {'4N s':>8} {'2N/N':>6} {'4N/2N':>6}")
+        for kind, (base, make) in KINDS.items():
+            if args.only and args.only not in kind:
+                continue
+            base = int(base * args.base)
+            paths = []
+            for factor in (1, 2, 4):
+                text = make(base * factor)
+                if len(text.encode()) > MAX_GAME_BYTES:
+                    sys.exit(f"{kind} at {base * factor}: over the game size limit")
+                path = os.path.join(tmp, f"{len(paths)}.mgn")
+                with open(path, "w", newline="") as f:
+                    f.write(text)
+                paths.append(path)
+            for tool, cmd in TOOLS.items():
+                cmd = [os.path.join(bin_dir, cmd[0])] + cmd[1:]
+                times = [statistics.median(cpu_seconds(cmd, p) for _ in range(args.runs)) for p in paths]
+                # Below a few milliseconds the ratio is noise: count from 5 ms.
+                floor = [max(t, 0.005) for t in times]
+                ratios = [floor[1] / floor[0], floor[2] / floor[1]]
+                print(
+                    f"{kind:40} {tool:24} {times[0]:8.3f} {times[1]:8.3f} {times[2]:8.3f} {ratios[0]:6.2f} {ratios[1]:6.2f}",
+                    flush=True,
+                )
+                if max(ratios) > args.limit:
+                    worst.append(f"{kind} / {tool}: {ratios[0]:.2f}, {ratios[1]:.2f}")
+    if worst:
+        print("\nmore than linear (ratio over %.1f):\n  " % args.limit + "\n  ".join(worst))
+        return 1
+    print(f"\nevery kind within {args.limit:.1f}x per doubling")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
