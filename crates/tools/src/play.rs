@@ -642,6 +642,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     let mut summary = Summary::default();
     let mut last_seats = None;
     let mut new_game_rules = None;
+    let mut unreadable = false;
     if args.records.is_empty() {
         let rules = match new_rules(args) {
             Ok(rules) => rules,
@@ -690,9 +691,13 @@ pub fn run(args: &Args) -> io::Result<u8> {
         for item in input::games(&names) {
             let game = match item {
                 Ok(game) => game,
+                // Like validate and render: the other inputs are still
+                // played on, and the exit code says one failed.
                 Err(e) => {
+                    tool.out.flush()?;
                     output::error_line(&e.report(&names));
-                    return Ok(EXIT_FAILURE);
+                    unreadable = true;
+                    continue;
                 }
             };
             index += 1;
@@ -754,7 +759,9 @@ pub fn run(args: &Args) -> io::Result<u8> {
         let line = summary.line(seats, rules, args.max_plies, args.format);
         output::error_line(line.trim_end());
     }
-    Ok(if tool.invalid > 0 {
+    Ok(if unreadable {
+        EXIT_FAILURE
+    } else if tool.invalid > 0 {
         EXIT_INVALID
     } else {
         EXIT_OK
