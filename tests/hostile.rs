@@ -35,3 +35,20 @@ fn play_goes_on_past_an_unreadable_input_and_exits_2() {
         out.stderr
     );
 }
+
+#[test]
+fn bad_ranges_in_render_are_usage_errors() {
+    for (flag, value) in [
+        ("--plies", ""),
+        ("--plies", "0"),
+        ("--plies", "5..3"),
+        ("--plies", "x"),
+        ("--rounds", "0"),
+        ("--rounds", ""),
+        ("--laps", "0"),
+    ] {
+        let out = run("mancala-render", &[flag, value], GAME.as_bytes());
+        assert_eq!(out.code, 2, "{flag} {value:?}: {}", out.stderr);
+        assert!(out.stdout.is_empty());
+    }
+}

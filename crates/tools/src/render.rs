@@ -130,18 +130,24 @@ fn parse_move_ply(text: &str) -> Result<usize, String> {
     }
 }
 
+/// A range of plies or rounds: both count from 1, so 0 and an empty range
+/// are usage errors (exit 2), caught before any game is read.
 fn parse_range(text: &str) -> Result<Span, String> {
     let number = |t: &str, default: usize| -> Result<usize, String> {
-        if t.is_empty() {
-            Ok(default)
-        } else {
-            t.parse().map_err(|_| format!("`{t}` is not a number"))
+        match t.parse() {
+            _ if t.is_empty() => Ok(default),
+            Ok(0) => Err("plies and rounds count from 1".to_owned()),
+            Ok(n) => Ok(n),
+            Err(_) => Err(format!("`{t}` is not a number")),
         }
     };
+    if text.is_empty() {
+        return Err("expected N, A..B, A.., ..B or ..".to_owned());
+    }
     let range = match text.split_once("..") {
-        Some((a, b)) => number(a, 0)?..=number(b, usize::MAX)?,
+        Some((a, b)) => number(a, 1)?..=number(b, usize::MAX)?,
         None => {
-            let n = number(text, 0)?;
+            let n = number(text, 1)?;
             n..=n
         }
     };
@@ -741,9 +747,12 @@ mod tests {
         assert_eq!(parse_range("7").unwrap().0, 7..=7);
         assert_eq!(parse_range("3..9").unwrap().0, 3..=9);
         assert_eq!(parse_range("3..").unwrap().0, 3..=usize::MAX);
-        assert_eq!(parse_range("..").unwrap().0, 0..=usize::MAX);
+        assert_eq!(parse_range("..").unwrap().0, 1..=usize::MAX);
         assert!(parse_range("9..3").is_err());
         assert!(parse_range("x").is_err());
+        for zero in ["", "0", "0..3", "..0"] {
+            assert!(parse_range(zero).is_err(), "{zero}");
+        }
     }
 
     #[test]
