@@ -5,7 +5,7 @@ use std::fmt::{self, Write};
 
 use mancala_rules::{
     Capture, CaptureKind, Dir, Event, GameId, Hole, LapEnd, Move, Observer, Options, PlayError,
-    PlayErrorKind, Played, Position, Relay, Rules, Side, Trace,
+    PlayErrorKind, Played, Position, Relay, Rules, Side, Trace, plural,
 };
 use serde::Serialize;
 
@@ -772,14 +772,5 @@ fn endless_verdict(game: GameId, legal: bool) -> String {
         format!("endless-ends-game: the {what} ends, the board as it was before the move")
     } else {
         "an endless move is not legal: the position stays as it was".to_owned()
-    }
-}
-
-/// `1 lap`, `7 laps`.
-fn plural(count: u64, noun: &str) -> String {
-    if count == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{count} {noun}s")
     }
 }

@@ -914,11 +914,13 @@ impl fmt::Display for PlayErrorKind {
                 cycle,
             } => write!(
                 f,
-                "move {hole} is endless: lap {first_repeat} starts as an earlier lap did (a cycle of {cycle} laps)"
+                "move {hole} is endless: lap {first_repeat} starts as an earlier lap did (a cycle of {})",
+                crate::plural(*cycle, "lap")
             ),
             PlayErrorKind::Undecided { hole, budget } => write!(
                 f,
-                "move {hole} is undecided: it neither ends nor repeats within the lap budget of {budget} laps"
+                "move {hole} is undecided: it neither ends nor repeats within the lap budget of {}",
+                crate::plural(u64::from(*budget), "lap")
             ),
             PlayErrorKind::StarvesOpponent { hole, feeding } => write!(
                 f,

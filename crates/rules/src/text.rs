@@ -15,6 +15,17 @@ pub fn shorten(text: &str) -> String {
     }
 }
 
+/// `1 lap`, `2 laps`, `1 ply`, `2 plies`: a count and its noun, made
+/// plural when the count is not 1.
+#[must_use]
+pub fn plural(count: u64, noun: &str) -> String {
+    match (count, noun.strip_suffix('y')) {
+        (1, _) => format!("1 {noun}"),
+        (_, Some(stem)) if !stem.ends_with(['a', 'e', 'o', 'u']) => format!("{count} {stem}ies"),
+        _ => format!("{count} {noun}s"),
+    }
+}
+
 /// The candidate closest to `word` by edit distance, if it is close enough to
 /// be a likely typo (at most a third of the word's length, at least 1).
 #[must_use]
@@ -57,6 +68,15 @@ mod tests {
             shorten(&"N".repeat(5000)),
             format!("{}… (5000 characters)", "N".repeat(24))
         );
+    }
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural(1, "lap"), "1 lap");
+        assert_eq!(plural(0, "lap"), "0 laps");
+        assert_eq!(plural(1, "ply"), "1 ply");
+        assert_eq!(plural(2, "ply"), "2 plies");
+        assert_eq!(plural(3, "day"), "3 days");
     }
 
     #[test]

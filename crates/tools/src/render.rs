@@ -5,7 +5,9 @@ use std::ops::RangeInclusive;
 
 use clap::Parser;
 use mancala_notation::{GameResult, GameText, Item, ParsedGame, Record, Spans, parse_setup};
-use mancala_rules::{DEFAULT_LAP_BUDGET, EndReason, GameId, Options, Position, RoundEnd, Rules};
+use mancala_rules::{
+    DEFAULT_LAP_BUDGET, EndReason, GameId, Options, Position, RoundEnd, Rules, plural,
+};
 use serde::Serialize;
 
 use crate::diagnostic;
@@ -273,8 +275,9 @@ fn outcome_line(record_result: GameResult, replay: &check::Replay) -> String {
         (Some(o), Some(rules)) => game_over_line(&o, rules),
         _ => match record_result {
             GameResult::Unfinished if replay.plies == 0 => "the starting position".to_owned(),
-            GameResult::Unfinished if replay.plies == 1 => "unfinished after 1 ply".to_owned(),
-            GameResult::Unfinished => format!("unfinished after {} plies", replay.plies),
+            GameResult::Unfinished => {
+                format!("unfinished after {}", plural(replay.plies as u64, "ply"))
+            }
             GameResult::Score(..) => String::new(),
         },
     }
@@ -412,15 +415,15 @@ fn frames_of(
         }
         Selection::AfterPly(n) if frames.is_empty() => {
             return Err(format!(
-                "there is no ply {n}: the game has {} plies",
-                replay.plies
+                "there is no ply {n}: the game has {}",
+                plural(replay.plies as u64, "ply")
             ));
         }
         Selection::Laps(n) => {
             let Some((before, mv)) = before_selected else {
                 return Err(format!(
-                    "there is no ply {n}: the game has {} plies",
-                    replay.plies
+                    "there is no ply {n}: the game has {}",
+                    plural(replay.plies as u64, "ply")
                 ));
             };
             frames = lap_frames(&before, mv, max_laps).map_err(|e| e.to_string())?;
@@ -429,13 +432,14 @@ fn frames_of(
             let rounds = game.position().round() as usize;
             return Err(if replay.rules.is_some_and(|r| r.game().has_rounds()) {
                 format!(
-                    "nothing in the plies and rounds asked for: the game has {} plies in {rounds} rounds",
-                    replay.plies
+                    "nothing in the plies and rounds asked for: the game has {} in {}",
+                    plural(replay.plies as u64, "ply"),
+                    plural(rounds as u64, "round")
                 )
             } else {
                 format!(
-                    "nothing in the plies asked for: the game has {} plies and no rounds",
-                    replay.plies
+                    "nothing in the plies asked for: the game has {} and no rounds",
+                    plural(replay.plies as u64, "ply")
                 )
             });
         }

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use clap::Parser;
 use mancala_notation::{Record, format_setup};
-use mancala_rules::{DEFAULT_LAP_BUDGET, Game, GameId, Options, Outcome, RoundEnd};
+use mancala_rules::{DEFAULT_LAP_BUDGET, Game, GameId, Options, Outcome, RoundEnd, plural};
 use serde::Serialize;
 
 use crate::diagnostic;
@@ -288,9 +288,10 @@ pub fn run(args: &Args) -> io::Result<u8> {
     stdout.flush()?;
     if !args.quiet {
         output::error_line(&format!(
-            "checked {games} game{}: {valid} valid, {} invalid ({plies} plies)",
-            if games == 1 { "" } else { "s" },
-            games - valid
+            "checked {}: {valid} valid, {} invalid ({})",
+            plural(games as u64, "game"),
+            games - valid,
+            plural(plies as u64, "ply")
         ));
     }
     Ok(if io_errors > 0 {
