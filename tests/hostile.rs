@@ -52,3 +52,92 @@ fn bad_ranges_in_render_are_usage_errors() {
         assert!(out.stdout.is_empty());
     }
 }
+
+#[test]
+fn counts_of_one_are_singular() {
+    let out = run("mancala-validate", &["--lap-budget", "1"], GAME.as_bytes());
+    assert!(
+        out.stderr.contains("lap budget of 1 lap\n"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("(0 plies)"), "{}", out.stderr);
+    let out = run("mancala-validate", &[], GAME.as_bytes());
+    assert!(out.stderr.contains("(1 ply)"), "{}", out.stderr);
+    let out = run("mancala-render", &[], GAME.as_bytes());
+    assert!(
+        out.stdout.contains("unfinished after 1 ply\n"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn an_undecided_start_says_it_is_the_can_the_player_move_check() {
+    let out = run("mancala-validate", &["--lap-budget", "1"], GAME.as_bytes());
+    assert!(
+        out.stderr
+            .contains("whether south can move at the start is undecided: move D is undecided"),
+        "{}",
+        out.stderr
+    );
+    // play names the game and the ply.
+    let out = run("mancala-play", &["--lap-budget", "1"], b"");
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("error: game 1: cannot start: whether south can move at ply 1 is undecided"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// Every engine that stops because of the lap budget says so, with the
+/// side whose moves are undecided and the ply.
+#[test]
+fn engine_games_stopped_by_the_lap_budget_say_so() {
+    let cases = [
+        (
+            "random",
+            "2",
+            "ply 3: after south's A, whether north can move is undecided: move a",
+        ),
+        ("greedy", "2", "ply 3, south to move: move B is undecided"),
+        (
+            "alphabeta:depth=2",
+            "1",
+            "ply 23: after south's A, whether north can move is undecided",
+        ),
+        (
+            "mcts:playouts=20",
+            "2",
+            "ply 3, south to move: move A is undecided",
+        ),
+    ];
+    for (player, seed, note) in cases {
+        let out = run(
+            "mancala-play",
+            &[
+                "--game",
+                "pallankuzhi",
+                "--lap-budget",
+                "2",
+                "--south",
+                player,
+                "--north",
+                player,
+                "--seed",
+                seed,
+            ],
+            b"",
+        );
+        assert_eq!(out.code, 0, "{player}: {}", out.stderr);
+        assert!(out.stdout.contains("[Result \"*\"]"), "{player}");
+        assert!(
+            out.stderr
+                .contains(&format!("note: game 1 left unfinished at {note}")),
+            "{player}: {}",
+            out.stderr
+        );
+    }
+}

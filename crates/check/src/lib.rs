@@ -457,8 +457,12 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
                     // movetext.
                     let at = self.first_item.unwrap_or(0);
                     let span = self.setup_span.clone().unwrap_or(at..at);
+                    // This is the check that the side to move can move
+                    // at all: say so, not only which move is undecided.
+                    let side = game.position().to_move();
+                    let message = format!("whether {side} can move at the start is undecided: {e}");
                     self.game = None;
-                    self.stop(span, ProblemKind::Setup, e.to_string());
+                    self.stop(span, ProblemKind::Setup, message);
                 }
                 false
             }

@@ -10,7 +10,7 @@ use mancala_engine::{Player, PlayerSpec};
 use mancala_notation::{GameResult, Item, Record};
 use mancala_rules::{
     DEFAULT_LAP_BUDGET, Dir, Game, GameId, Move, Options, PlayError, PlayErrorKind, PlayReport,
-    Position, Rules, Side,
+    Position, Rules, Side, plural,
 };
 
 use crate::diagnostic;
@@ -138,6 +138,8 @@ fn mix(seed: u64, salt: u64) -> u64 {
 
 /// A game being played, with the record it is writing.
 struct Session {
+    /// The game's number in the run, from 1, for messages.
+    number: usize,
     game: Game,
     record: Record,
     /// The game and item count the session started from, for `undo`.
@@ -149,9 +151,10 @@ struct Session {
 }
 
 impl Session {
-    fn new(game: Game, record: Record, plies_total: usize) -> Session {
+    fn new(number: usize, game: Game, record: Record, plies_total: usize) -> Session {
         let base = (game.clone(), record.items.len());
         Session {
+            number,
             game,
             record,
             base,
@@ -309,8 +312,9 @@ impl Tool<'_> {
                 if !self.args.quiet {
                     let rules = session.game.position().rules();
                     self.report(&format!(
-                        "note: stopped after {} plies (--max-plies){}\n",
-                        session.plies_total,
+                        "note: stopped after {} (--max-plies){}
+",
+                        plural(session.plies_total as u64, "ply"),
                         rounds_hint(rules)
                     ))?;
                 }
@@ -325,7 +329,14 @@ impl Tool<'_> {
                     HumanTurn::Undone => continue,
                 },
             };
-            let Some(mv) = mv else { break };
+            let Some(mv) = mv else {
+                // An engine finds no move it may play: when that is the lap
+                // budget's doing (no verdict on some move), say so.
+                if let Some((mv, e)) = why_no_move(&session.game) {
+                    self.report(&undecided_note(session, mv, &e))?;
+                }
+                break;
+            };
             let report = match session.play(mv) {
                 Ok(report) => report,
                 // rules.md's lap budget: no verdict either way, so the game
@@ -336,10 +347,7 @@ impl Tool<'_> {
                         ..
                     },
                 ) => {
-                    self.report(&format!(
-                        "note: game left unfinished at ply {}: {e}\n",
-                        session.plies_total + 1
-                    ))?;
+                    self.report(&undecided_note(session, Some(mv), &e))?;
                     break;
                 }
                 Err(e) => {
@@ -451,6 +459,37 @@ impl Tool<'_> {
                 },
             }
         }
+    }
+}
+
+/// Why an engine found no move in an unfinished game: the side to move's
+/// legal moves are unknown, or each of them is refused by the game (what
+/// follows it is undecided); the move refused comes with its error.
+fn why_no_move(game: &Game) -> Option<(Option<Move>, PlayError)> {
+    match game.position().legal_moves() {
+        Err(e) => Some((None, e)),
+        Ok(moves) => moves
+            .iter()
+            .find_map(|mv| game.clone().play(mv).err().map(|e| (Some(mv), e))),
+    }
+}
+
+/// Why a game stopped unfinished under the lap budget, naming the game,
+/// the ply and the side whose moves could not be decided: the side to move
+/// (`mv` is `None`, or the undecided move is its own), or its opponent
+/// when `mv` was played but whether the opponent can move then is unknown.
+fn undecided_note(session: &Session, mv: Option<Move>, e: &PlayError) -> String {
+    let side = session.game.position().to_move();
+    let ply = session.plies_total + 1;
+    let game = session.number;
+    match mv {
+        Some(mv) if e.position.to_move() != side => format!(
+            "note: game {game} left unfinished at ply {ply}: after {side}'s {mv}, whether {} can move is undecided: {e} (--lap-budget)\n",
+            side.opposite()
+        ),
+        _ => format!(
+            "note: game {game} left unfinished at ply {ply}, {side} to move: {e} (--lap-budget)\n"
+        ),
     }
 }
 
@@ -655,8 +694,20 @@ pub fn run(args: &Args) -> io::Result<u8> {
         let show_progress = args.games > 1 && !args.quiet && io::stderr().is_terminal() && !humans;
         for index in 0..args.games {
             let mut seats = seats_for(index as u64 + 1).map_err(io::Error::other)?;
-            let (game, _) =
-                Game::new(Position::new(rules)).map_err(|e| io::Error::other(e.to_string()))?;
+            let game = match Game::new(Position::new(rules)) {
+                Ok((game, _)) => game,
+                // Whether the first player can move is undecided under the
+                // lap budget: no game can start.
+                Err(e) => {
+                    tool.out.flush()?;
+                    let side = Position::new(rules).to_move();
+                    output::error_line(&format!(
+                        "error: game {}: cannot start: whether {side} can move at ply 1 is undecided: {e} (--lap-budget)",
+                        index + 1
+                    ));
+                    return Ok(EXIT_FAILURE);
+                }
+            };
             let mut record = Record::new(rules.game());
             record.options = rules.options();
             record.tags.event = Some("mancala-play".to_owned());
@@ -673,7 +724,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                     .set_tag("LapBudget", args.lap_budget.to_string())
                     .map_err(io::Error::other)?;
             }
-            let mut session = Session::new(game, record, 0);
+            let mut session = Session::new(index + 1, game, record, 0);
             if tool.play_session(&mut session, &mut seats)? {
                 tool.write_record(&session.record)?;
                 summary.add(&session);
@@ -729,7 +780,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
             record
                 .items
                 .extend(markers_due.into_iter().map(|round| Item::Round { round }));
-            let mut session = Session::new(game_state, record, plies);
+            let mut session = Session::new(index as usize, game_state, record, plies);
             if tool.play_session(&mut session, &mut seats)? {
                 // The record's players stay; who played on is noted.
                 if session.plies_added > 0 {
