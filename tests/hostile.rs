@@ -141,3 +141,52 @@ fn engine_games_stopped_by_the_lap_budget_say_so() {
         );
     }
 }
+
+#[test]
+fn render_sends_no_escape_sequence_of_a_tag_to_the_terminal() {
+    let game = "[Game \"olowuka\"]\n[South \"\u{1b}[31mred\u{1b}]0;title\u{7}\"]\n[North \"n\"]\n\n1. D *\n";
+    let out = run("mancala-render", &["--color", "never"], game.as_bytes());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stdout.contains('\u{1b}') && !out.stdout.contains('\u{7}'));
+    assert!(out.stdout.contains("\\u{1b}[31mred"), "{}", out.stdout);
+}
+
+/// A slow producer: render draws the first game before the second comes.
+#[test]
+fn render_writes_each_game_as_soon_as_it_is_drawn() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    let mut child = common::command("mancala-render", &["--color", "never"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (lines, seen) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if lines.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    // The reader cuts a game at the next game's first line.
+    stdin.write_all(GAME.as_bytes()).unwrap();
+    stdin.write_all(b"\n[Game \"olowuka\"]\n").unwrap();
+    stdin.flush().unwrap();
+    let first = seen.recv_timeout(Duration::from_secs(30));
+    assert_eq!(first.as_deref(), Ok("=== <stdin>: game 1 ==="));
+    stdin.write_all(b"\n1. C *\n").unwrap();
+    drop(stdin);
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    let rest: Vec<String> = seen.iter().collect();
+    assert!(
+        rest.iter().any(|l| l == "=== <stdin>: game 2 ==="),
+        "{rest:?}"
+    );
+}

@@ -177,7 +177,7 @@ impl<'a> Excerpt<'a> {
 /// marks, zero-width characters and variation selectors, else one. The
 /// common blocks of Unicode's East Asian Width and general categories; no
 /// table of every code point is worth a dependency here.
-fn columns(c: char) -> usize {
+pub(crate) fn columns(c: char) -> usize {
     match u32::from(c) {
         0x0300..=0x036F | 0x200B..=0x200F | 0xFE00..=0xFE0F => 0,
         0x1100..=0x115F
@@ -198,9 +198,42 @@ fn columns(c: char) -> usize {
     }
 }
 
+/// `text` in at most `width` terminal columns: cut with `…` at its end
+/// (`keep_end`: at its start, as for a path, whose end names the file).
+#[must_use]
+pub fn fit_columns(text: &str, width: usize, keep_end: bool) -> String {
+    if text.chars().map(columns).sum::<usize>() <= width {
+        return text.to_owned();
+    }
+    let mut kept = Vec::new();
+    let mut used = 1;
+    let mut take = |c: char| {
+        used += columns(c);
+        (used <= width).then(|| kept.push(c)).is_some()
+    };
+    if keep_end {
+        for c in text.chars().rev() {
+            if !take(c) {
+                break;
+            }
+        }
+        kept.push('…');
+        kept.reverse();
+    } else {
+        for c in text.chars() {
+            if !take(c) {
+                break;
+            }
+        }
+        kept.push('…');
+    }
+    kept.into_iter().collect()
+}
+
 /// Control characters of the input (an escape sequence in a corrupt file)
 /// must not reach the terminal: they are shown as `\u{1b}`.
-fn escape_controls(text: &str) -> String {
+#[must_use]
+pub fn escape_controls(text: &str) -> String {
     text.chars()
         .map(|c| {
             if c.is_control() {

@@ -622,23 +622,17 @@ impl Tool<'_> {
                     self.out.write_all(b"\n")?;
                 }
                 let record = checked.parsed.as_ref().map(|p| &p.record);
-                let players = record
-                    .and_then(|r| {
-                        Some(format!(
-                            ", {} v {}",
-                            r.tags.south.as_deref()?,
-                            r.tags.north.as_deref()?
-                        ))
-                    })
-                    .unwrap_or_default();
-                let source = source_name(file);
-                let mut text = format!("=== {source}: game {index}{players} ===\n");
+                let players =
+                    record.and_then(|r| Some((r.tags.south.as_deref()?, r.tags.north.as_deref()?)));
+                let mut text = heading(source_name(file), index, players);
                 let _ = draw_frames(&mut text, frames, self.style);
                 self.out.write_all(text.as_bytes())?;
             }
         }
         self.drawn += 1;
-        Ok(())
+        // Each game reaches stdout as soon as it is drawn: a slow producer
+        // upstream does not hold back the games before.
+        self.out.flush()
     }
 }
 
@@ -649,6 +643,52 @@ fn source_name(file: &str) -> &str {
     } else {
         file
     }
+}
+
+/// Every line render writes fits a terminal this wide.
+const COLUMNS: usize = 80;
+
+/// `=== FILE: game N, SOUTH v NORTH ===`, in [`COLUMNS`] terminal columns
+/// (long names cut with `…`: a file keeps its end, a player their start),
+/// with the control characters of names escaped: tag values and file names
+/// are input, and must not drive the terminal.
+fn heading(source: &str, index: usize, players: Option<(&str, &str)>) -> String {
+    let width = |t: &str| t.chars().map(diagnostic::columns).sum::<usize>();
+    let fit = diagnostic::fit_columns;
+    let source = diagnostic::escape_controls(source);
+    let players = players.map(|(s, n)| {
+        (
+            diagnostic::escape_controls(s),
+            diagnostic::escape_controls(n),
+        )
+    });
+    let fixed =
+        format!("=== : game {index} ===").len() + players.as_ref().map_or(0, |_| ",  v ".len());
+    let room = COLUMNS.saturating_sub(fixed);
+    let (source, players) = match players {
+        None => (fit(&source, room, true), String::new()),
+        Some((south, north)) => {
+            // Each player at least a quarter of the room; the file the rest.
+            let quarter = room / 4;
+            let south = fit(
+                &south,
+                quarter.max(room.saturating_sub(width(&source) + width(&north))),
+                false,
+            );
+            let north = fit(
+                &north,
+                quarter.max(room.saturating_sub(width(&source) + width(&south))),
+                false,
+            );
+            let source = fit(
+                &source,
+                room.saturating_sub(width(&south) + width(&north)),
+                true,
+            );
+            (source, format!(", {south} v {north}"))
+        }
+    };
+    format!("=== {source}: game {index}{players} ===\n")
 }
 
 /// Runs the tool; returns the exit code.
@@ -757,6 +797,42 @@ mod tests {
         for zero in ["", "0", "0..3", "..0"] {
             assert!(parse_range(zero).is_err(), "{zero}");
         }
+    }
+
+    #[test]
+    fn headings_fit_80_columns_and_escape_controls() {
+        let width = |t: &str| t.trim_end().chars().map(diagnostic::columns).sum::<usize>();
+        let long = "x".repeat(200);
+        let cjk = "名".repeat(100);
+        let evil = "\u{1b}[31mred\u{1b}]0;title\u{7}";
+        let cases = [
+            ("games.mgn", Some(("alice", "bob"))),
+            (long.as_str(), Some((cjk.as_str(), long.as_str()))),
+            ("a.mgn", Some((cjk.as_str(), cjk.as_str()))),
+            (long.as_str(), None),
+            (evil, Some((evil, evil))),
+            (cjk.as_str(), Some(("s", "n"))),
+        ];
+        for (source, players) in cases {
+            let line = heading(source, 123, players);
+            assert!(width(&line) <= COLUMNS, "{} columns: {line}", width(&line));
+            assert!(!line.trim_end().chars().any(char::is_control), "{line:?}");
+            assert!(
+                line.starts_with("=== ") && line.ends_with(" ===\n"),
+                "{line}"
+            );
+        }
+        assert_eq!(
+            heading("games.mgn", 2, Some(("alice", "bob"))),
+            "=== games.mgn: game 2, alice v bob ===\n"
+        );
+        // A long path keeps its end, the file's name.
+        let line = heading(&format!("{long}/end.mgn"), 1, None);
+        assert!(
+            line.starts_with("=== …x") && line.ends_with("x/end.mgn: game 1 ===\n"),
+            "{line}"
+        );
+        assert_eq!(width(&line), COLUMNS);
     }
 
     #[test]
