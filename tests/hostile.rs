@@ -190,3 +190,114 @@ fn render_writes_each_game_as_soon_as_it_is_drawn() {
         "{rest:?}"
     );
 }
+
+/// The human seat, fed as a person (or a careless pipe) would.
+fn human(answers: &[u8], extra: &[&str]) -> common::Run {
+    let mut args = vec!["--south", "human", "--north", "greedy", "--color", "never"];
+    args.extend(if extra.is_empty() {
+        &["--seed", "4"]
+    } else {
+        extra
+    });
+    run("mancala-play", &args, answers)
+}
+
+#[test]
+fn a_bad_line_at_the_human_seat_is_asked_again() {
+    let long = "Z".repeat(100_000);
+    let answers = format!("\u{1b}]0;x\u{7}\n{long}\nA\nquit\n");
+    let mut answers = answers.into_bytes();
+    answers.splice(0..0, b"\xff\xfe\n".iter().copied());
+    let out = human(&answers, &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("1. A f+3 *"), "{}", out.stdout);
+    assert!(
+        out.stderr.contains("that line is not UTF-8 text"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("that line is 100000 bytes long"),
+        "{}",
+        out.stderr
+    );
+    // What was typed is quoted escaped and short.
+    assert!(!out.stderr.contains('\u{1b}'), "{}", out.stderr);
+    assert!(
+        out.stderr.len() < 5_000,
+        "{} bytes of stderr",
+        out.stderr.len()
+    );
+}
+
+#[test]
+fn no_line_break_in_a_megabyte_ends_the_game_with_its_record() {
+    let out = human(&vec![0u8; 3 << 20], &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("no one is typing"), "{}", out.stderr);
+    assert!(out.stdout.contains("[Result \"*\"]"), "{}", out.stdout);
+}
+
+#[test]
+fn the_human_seat_is_offered_only_decided_moves() {
+    let out = human(
+        b"A\nA\nE\nquit\n",
+        &["--game", "pallankuzhi", "--lap-budget", "2", "--seed", "2"],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("not offered: A is undecided under the lap budget (so are B C D F G)"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("south to move [E]"), "{}", out.stderr);
+    assert!(out.stdout.contains("1. A+7 g+7 2. E"), "{}", out.stdout);
+}
+
+/// SIGTERM (and SIGINT, the same handler) while the seat waits: the game
+/// ends as with `quit`, its record written.
+#[cfg(unix)]
+#[test]
+fn a_signal_at_the_human_seat_writes_the_record() {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+
+    for signal in ["-TERM", "-INT"] {
+        let mut child = common::command(
+            "mancala-play",
+            &[
+                "--south", "human", "--north", "greedy", "--seed", "4", "--color", "never",
+            ],
+        )
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"A\n").unwrap();
+        stdin.flush().unwrap();
+        // Wait for the second prompt: the seat then waits for a line.
+        let mut stderr = child.stderr.take().unwrap();
+        let mut seen = Vec::new();
+        let mut byte = [0u8];
+        while String::from_utf8_lossy(&seen).matches("to move [").count() < 2 {
+            assert_eq!(stderr.read(&mut byte).unwrap(), 1, "stderr ended");
+            seen.push(byte[0]);
+        }
+        let killed = std::process::Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let mut rest = String::new();
+        stderr.read_to_string(&mut rest).unwrap();
+        let out = child.wait_with_output().unwrap();
+        drop(stdin);
+        assert_eq!(out.status.code(), Some(0), "{rest}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("1. A f+3 *"), "{signal}: {stdout}");
+        assert!(rest.contains("the game stops as with quit"), "{rest}");
+    }
+}

@@ -78,7 +78,7 @@ impl fmt::Display for ParseMoveError {
         write!(
             f,
             "invalid move `{}` (expected a hole label such as E or e, optionally E:ccw or E:cw)",
-            self.0
+            crate::shorten(&self.0)
         )
     }
 }

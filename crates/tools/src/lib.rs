@@ -12,4 +12,5 @@ pub mod parallel;
 pub mod pictures;
 pub mod play;
 pub mod render;
+pub mod seat;
 pub mod validate;

@@ -2,7 +2,7 @@
 //! the terminal. Writes complete records to stdout.
 
 use std::fmt::Write as _;
-use std::io::{self, BufRead, IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 use std::ops::Range;
 
 use clap::Parser;
@@ -13,10 +13,11 @@ use mancala_rules::{
     Position, Rules, Side, plural,
 };
 
-use crate::diagnostic;
+use crate::diagnostic::{self, escape_controls};
 use crate::input::{self, InputName};
 use crate::moves_arg;
 use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
+use crate::seat::{self, SeatInput, Typed};
 use mancala_check as check;
 use mancala_diagram::{Highlights, Style, draw_position};
 
@@ -259,9 +260,17 @@ struct Tool<'a> {
     out: output::Stdout,
     first_record: bool,
     invalid: usize,
+    /// The human seat's input, when a person plays.
+    seat: Option<SeatInput>,
 }
 
 impl Tool<'_> {
+    /// Whether a signal stopped the run: the game being played ends as
+    /// with `quit`, and no other starts.
+    fn interrupted(&self) -> bool {
+        self.seat.as_ref().is_some_and(SeatInput::stopped)
+    }
+
     fn write_record(&mut self, record: &Record) -> io::Result<()> {
         match self.args.format {
             Format::Json => {
@@ -306,7 +315,7 @@ impl Tool<'_> {
         }
         let budget = self.args.plies.unwrap_or(usize::MAX);
         let mut added = 0;
-        while session.game.outcome().is_none() && added < budget {
+        while session.game.outcome().is_none() && added < budget && !self.interrupted() {
             if session.plies_total >= self.args.max_plies {
                 session.capped = true;
                 if !self.args.quiet {
@@ -405,24 +414,70 @@ impl Tool<'_> {
             let position = *session.game.position();
             let mut prompt = String::new();
             // The board once per position; help and errors only re-prompt.
-            if !board_shown {
+            let first_prompt = !board_shown;
+            if first_prompt {
                 let _ = draw_position(&mut prompt, &position, &Highlights::NONE, style);
                 board_shown = true;
             }
-            let legal = position
-                .legal_moves()
-                .map_err(|e| io::Error::other(e.to_string()))?;
-            let list: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
+            // Only moves whose outcome the lap budget decides are offered;
+            // the others are named, with why.
+            let (decided, undecided) = decided_moves(&session.game);
+            if first_prompt && let Some((mv, e)) = undecided.first() {
+                let others: Vec<String> =
+                    undecided[1..].iter().map(|(m, _)| m.to_string()).collect();
+                let also = if others.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (so are {})", others.join(" "))
+                };
+                let _ = writeln!(
+                    prompt,
+                    "not offered: {mv} is undecided under the lap budget{also}: {e}"
+                );
+            }
+            if decided.is_empty() {
+                self.report(&prompt)?;
+                if let Some((mv, e)) = why_no_move(&session.game) {
+                    self.report(&undecided_note(session, mv, &e))?;
+                }
+                return Ok(HumanTurn::Quit);
+            }
+            let list: Vec<String> = decided.iter().map(|m| m.to_string()).collect();
             let _ = write!(
                 prompt,
                 "{side} to move [{}] (help, hint, undo, quit)> ",
                 list.join(" ")
             );
             self.report(&prompt)?;
-            let mut line = String::new();
-            if io::stdin().lock().read_line(&mut line)? == 0 {
+            let Some(seat) = &self.seat else {
                 return Ok(HumanTurn::Quit);
-            }
+            };
+            let line = match seat.next() {
+                Typed::Line(line) => line,
+                Typed::NotText => {
+                    self.report("that line is not UTF-8 text: type a move, or help\n")?;
+                    continue;
+                }
+                Typed::TooLong(bytes) => {
+                    self.report(&format!(
+                        "that line is {bytes} bytes long (at most {}): type a move, or help\n",
+                        seat::MAX_LINE
+                    ))?;
+                    continue;
+                }
+                Typed::End(reason) => {
+                    if let Some(reason) = reason {
+                        self.report(&format!("\nnote: {reason}; the game stops as with quit\n"))?;
+                    }
+                    return Ok(HumanTurn::Quit);
+                }
+                Typed::Stop(signal) => {
+                    self.report(&format!(
+                        "\nnote: {signal}: the game stops as with quit, and its record is written\n"
+                    ))?;
+                    return Ok(HumanTurn::Quit);
+                }
+            };
             let word = line.trim();
             match word {
                 "" => continue,
@@ -451,15 +506,33 @@ impl Tool<'_> {
                     return Ok(HumanTurn::Undone);
                 }
                 _ => match read_human_move(word, side, &position) {
-                    Ok(mv) => match position.play(mv) {
+                    Ok(mv) => match session.game.clone().play(mv) {
                         Ok(_) => return Ok(HumanTurn::Move(mv)),
-                        Err(e) => self.report(&format!("illegal: {e}\n"))?,
+                        Err(e) => {
+                            self.report(&format!("illegal: {}\n", escape_controls(&e.to_string())))?
+                        }
                     },
-                    Err(e) => self.report(&format!("{e}\n"))?,
+                    // The message quotes what was typed (shortened).
+                    Err(e) => self.report(&format!("{}\n", escape_controls(&e)))?,
                 },
             }
         }
     }
+}
+
+/// The moves the side to move may play whose outcome is decided, and those
+/// the lap budget leaves undecided (with why).
+fn decided_moves(game: &Game) -> (Vec<Move>, Vec<(Move, PlayError)>) {
+    let mut decided = Vec::new();
+    let mut undecided = Vec::new();
+    for mv in game.position().candidates().iter() {
+        match game.clone().play(mv) {
+            Ok(_) => decided.push(mv),
+            Err(e) if matches!(e.kind, PlayErrorKind::Undecided { .. }) => undecided.push((mv, e)),
+            Err(_) => {}
+        }
+    }
+    (decided, undecided)
 }
 
 /// Why an engine found no move in an unfinished game: the side to move's
@@ -677,6 +750,11 @@ pub fn run(args: &Args) -> io::Result<u8> {
         out: output::stdout(),
         first_record: true,
         invalid: 0,
+        seat: if humans {
+            Some(SeatInput::start()?)
+        } else {
+            None
+        },
     };
     let mut summary = Summary::default();
     let mut last_seats = None;
@@ -735,6 +813,9 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 progress(index + 1, args.games);
             }
             last_seats = Some(seats);
+            if tool.interrupted() {
+                break;
+            }
         }
     } else {
         let names: Vec<InputName> = input::inputs(&args.records);
@@ -798,6 +879,9 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 tool.write_record(&session.record)?;
             } else {
                 tool.invalid += 1;
+            }
+            if tool.interrupted() {
+                break;
             }
         }
     }
