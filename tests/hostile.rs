@@ -334,3 +334,25 @@ fn closed_stdout_or_stdin_is_an_error() {
         assert!(stderr.contains("stdin is closed"), "{stderr}");
     }
 }
+
+/// A file name need not be UTF-8: it is read, and named lossily (and with
+/// its control characters escaped) in messages.
+#[cfg(unix)]
+#[test]
+fn file_names_that_are_not_utf8_are_read() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+
+    let dir = temp_file("x", b"").parent().unwrap().to_owned();
+    let name = dir.join(OsStr::from_bytes(b"bad\xffname\x1b.mgn"));
+    std::fs::write(&name, "[Game \"olowuka\"]\n\n1. D D *\n").unwrap();
+    for tool in ["mancala-validate", "mancala-render", "mancala-play"] {
+        let out = common::command(tool, &[]).arg(&name).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{tool}: {stderr}");
+        assert!(
+            stderr.contains("bad\u{fffd}name\\u{1b}.mgn:3:6: error"),
+            "{tool}: {stderr}"
+        );
+    }
+}

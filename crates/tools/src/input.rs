@@ -3,23 +3,39 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
+use std::path::PathBuf;
 
 use mancala_notation::{GameText, Reader};
 
-/// One input as named on the command line.
+/// One input as named on the command line: a path, which need not be
+/// UTF-8, or `-` for stdin.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InputName(pub String);
+pub struct InputName {
+    path: PathBuf,
+    /// How diagnostics name it: lossy UTF-8, control characters escaped.
+    shown: String,
+}
 
 impl InputName {
     #[must_use]
+    pub fn new(path: PathBuf) -> InputName {
+        let shown = if path.as_os_str() == "-" {
+            "<stdin>".to_owned()
+        } else {
+            crate::diagnostic::escape_controls(&path.to_string_lossy())
+        };
+        InputName { path, shown }
+    }
+
+    #[must_use]
     pub fn is_stdin(&self) -> bool {
-        self.0 == "-"
+        self.path.as_os_str() == "-"
     }
 
     /// How diagnostics name it.
     #[must_use]
     pub fn display(&self) -> &str {
-        if self.is_stdin() { "<stdin>" } else { &self.0 }
+        &self.shown
     }
 
     pub fn open(&self) -> io::Result<Box<dyn BufRead + Send>> {
@@ -31,18 +47,18 @@ impl InputName {
         }
         Ok(Box::new(BufReader::with_capacity(
             1 << 16,
-            File::open(&self.0)?,
+            File::open(&self.path)?,
         )))
     }
 }
 
 /// The inputs of a command line: none means stdin.
 #[must_use]
-pub fn inputs(files: &[String]) -> Vec<InputName> {
+pub fn inputs(files: &[PathBuf]) -> Vec<InputName> {
     if files.is_empty() {
-        vec![InputName("-".to_owned())]
+        vec![InputName::new(PathBuf::from("-"))]
     } else {
-        files.iter().cloned().map(InputName).collect()
+        files.iter().cloned().map(InputName::new).collect()
     }
 }
 

@@ -41,7 +41,7 @@ Exit status: 0 ok, 1 an input record or a --moves move is invalid, 2 usage or I/
 pub struct Args {
     /// Records to continue (`-` for stdin): each is played on from its last
     /// position. Without records, new games are played.
-    pub records: Vec<String>,
+    pub records: Vec<std::path::PathBuf>,
     /// The game for new games (records carry their own).
     #[arg(long, short, default_value = "olowuka", value_parser = parse_game_id, conflicts_with = "records")]
     pub game: GameId,
@@ -737,7 +737,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
         return Ok(EXIT_FAILURE);
     }
     let humans = [&args.south, &args.north].iter().any(|s| *s == "human");
-    if humans && args.records.iter().any(|r| r == "-") {
+    if humans && args.records.iter().any(|r| r.as_os_str() == "-") {
         output::error_line(
             "error: a human player reads moves from stdin, so records cannot come from stdin too",
         );

@@ -42,7 +42,7 @@ Exit status: 0 ok, 1 some game invalid (the others are still drawn), 2 usage or 
 #[command(name = "mancala-render", version, after_help = EXAMPLES)]
 pub struct Args {
     /// Record files to draw; `-` or nothing reads stdin.
-    pub files: Vec<String>,
+    pub files: Vec<std::path::PathBuf>,
     /// Draw the position after this ply (0: the starting position).
     #[arg(long, conflicts_with_all = ["plies", "laps"])]
     pub ply: Option<usize>,

@@ -28,7 +28,7 @@ Exit status: 0 every game valid, 1 some game invalid, 2 usage or I/O error.";
 #[command(name = "mancala-validate", version, after_help = EXAMPLES)]
 pub struct Args {
     /// Record files to check; `-` or nothing reads stdin.
-    pub files: Vec<String>,
+    pub files: Vec<std::path::PathBuf>,
     /// `text`: valid games in canonical notation on stdout; `json`: one
     /// verdict per game (valid or not) as NDJSON.
     #[arg(long, value_enum, default_value_t)]
