@@ -356,3 +356,29 @@ fn file_names_that_are_not_utf8_are_read() {
         );
     }
 }
+
+/// A match set up at round 4294967295: the move that ends that round
+/// would begin a round with no number, and is an error.
+#[test]
+fn the_round_after_round_4294967295_is_an_error() {
+    let record = |round: u32, end: &str| {
+        format!(
+            "[Game \"pallankuzhi\"]\n[SetUp \"S 6,6,6,6,6,6,6/6,6,6,6,6,6,6 0-0 round={round} starter=S\"]\n\n1. E+7 b+2 2. A+10 c+17 3. G+17 f+15 4. B+1 e+5 5. E+2 a 6. G c 7. F+1 e+3 8. G f 9. B a 10. C d+1 11. D e 12. E f 13. F+1 g 14. A{end}\n"
+        )
+    };
+    let out = run(
+        "mancala-validate",
+        &[],
+        record(4_294_967_294, " R4294967295 *").as_bytes(),
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    for end in [" *", " R4294967295 *"] {
+        let out = run("mancala-validate", &[], record(u32::MAX, end).as_bytes());
+        assert_eq!(out.code, 1, "{end}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("illegal move A (ply 27, south to move): this move ends round 4294967295, and rounds are numbered no further"),
+            "{}",
+            out.stderr
+        );
+    }
+}

@@ -477,6 +477,15 @@ impl Game {
             if let Some(end) = rules.match_end(round, holdings) {
                 break end;
             }
+            // A set-up may start a match at round u32::MAX: the round after
+            // it would have no number, so the move that begins it is
+            // refused (nothing changes).
+            if round == u32::MAX {
+                return Err(PlayError {
+                    kind: PlayErrorKind::RoundsExhausted,
+                    position,
+                });
+            }
             position.refill();
             // At the start of a round only "cannot move" is checked.
             if position.first_playable(None)?.is_some() {

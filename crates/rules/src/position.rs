@@ -800,8 +800,8 @@ impl Position {
                 }
             }
         }
-        // Four billion rounds cannot be played; saturating keeps that
-        // impossible case from overflowing all the same.
+        // Game::end_round refuses the move that gets here from round
+        // u32::MAX of a match; saturating keeps this step from overflowing.
         self.round = self.round.saturating_add(1);
         self.round_starter = self.round_starter.opposite();
         self.to_move = self.round_starter;
@@ -867,6 +867,9 @@ pub enum PlayErrorKind {
         hole: Hole,
         feeding: Move,
     },
+    /// The move ends round `u32::MAX` of a match (a set-up may start there),
+    /// and the next round would have no number.
+    RoundsExhausted,
 }
 
 impl fmt::Display for PlayErrorKind {
@@ -921,6 +924,11 @@ impl fmt::Display for PlayErrorKind {
                 f,
                 "move {hole} is undecided: it neither ends nor repeats within the lap budget of {}",
                 crate::plural(u64::from(*budget), "lap")
+            ),
+            PlayErrorKind::RoundsExhausted => write!(
+                f,
+                "this move ends round {}, and rounds are numbered no further",
+                u32::MAX
             ),
             PlayErrorKind::StarvesOpponent { hole, feeding } => write!(
                 f,
