@@ -385,7 +385,7 @@ fn a_stream_cut_at_any_byte() {
     for cut in 0..=whole.len() {
         let bytes = &whole.as_bytes()[..cut];
         let checked: Vec<bool> = Reader::new(bytes)
-            .map(|g| check_text(&g.unwrap(), DEFAULT_LAP_BUDGET, false, None).is_valid())
+            .map(|g| check_text(&g.unwrap(), Some(DEFAULT_LAP_BUDGET), false, None).is_valid())
             .collect();
         let begun = starts.iter().filter(|s| **s < cut).count();
         let finished = ends.iter().filter(|e| **e <= cut).count();

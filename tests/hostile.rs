@@ -382,3 +382,109 @@ fn the_round_after_round_4294967295_is_an_error() {
         );
     }
 }
+
+/// The lap budget a game was played under is in its record (`LapBudget`),
+/// and every tool reads the record under it unless `--lap-budget` says
+/// otherwise.
+#[test]
+fn the_lap_budget_tag_is_honoured_by_every_tool() {
+    let tagged = "[Game \"olowuka\"]\n[LapBudget \"1\"]\n\n1. D *\n";
+    for tool in ["mancala-validate", "mancala-render", "mancala-play"] {
+        let out = run(tool, &["-"], tagged.as_bytes());
+        assert_eq!(out.code, 1, "{tool}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("lap budget of 1 lap"),
+            "{tool}: {}",
+            out.stderr
+        );
+        let out = run(tool, &["-", "--lap-budget", "1000000"], tagged.as_bytes());
+        assert_eq!(out.code, 0, "{tool}: {}", out.stderr);
+    }
+    let bad = "[Game \"olowuka\"]\n[LapBudget \"0\"]\n\n1. D *\n";
+    let out = run("mancala-validate", &[], bad.as_bytes());
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("<stdin>:2:1: error: the LapBudget tag must be a number of laps from 1 to 4294967295, not `0`"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// What play writes under a lap budget, new or continued, the readers
+/// read back with no flag at all.
+#[test]
+fn records_played_under_a_lap_budget_read_back() {
+    let new = run(
+        "mancala-play",
+        &[
+            "--game",
+            "pallankuzhi",
+            "--lap-budget",
+            "2",
+            "--south",
+            "random",
+            "--north",
+            "random",
+            "--seed",
+            "2",
+        ],
+        b"",
+    );
+    assert!(new.stdout.contains("[LapBudget \"2\"]"), "{}", new.stdout);
+    let checked = run("mancala-validate", &["--quiet"], new.stdout.as_bytes());
+    assert_eq!(checked.code, 0, "{}", checked.stderr);
+    let drawn = run("mancala-render", &[], new.stdout.as_bytes());
+    assert_eq!(drawn.code, 0, "{}", drawn.stderr);
+    // Continued with no flag: still under 2 laps, so it stops at once.
+    let again = run("mancala-play", &["-", "--seed", "2"], new.stdout.as_bytes());
+    assert!(
+        again.stderr.contains("lap budget of 2 laps"),
+        "{}",
+        again.stderr
+    );
+    // Continued under another budget: the record says so.
+    let start = run("mancala-play", &["--plies", "4"], b"");
+    let more = run(
+        "mancala-play",
+        &["-", "--lap-budget", "500"],
+        start.stdout.as_bytes(),
+    );
+    assert_eq!(more.code, 0, "{}", more.stderr);
+    assert!(
+        more.stdout.contains("[LapBudget \"500\"]"),
+        "{}",
+        more.stdout
+    );
+    let checked = run("mancala-validate", &["--quiet"], more.stdout.as_bytes());
+    assert_eq!(checked.code, 0, "{}", checked.stderr);
+}
+
+/// A game that goes on for ever stops before its record passes the size
+/// the other tools read, and says so; the record reads back.
+#[test]
+fn play_writes_no_record_the_readers_would_skip() {
+    let out = run(
+        "mancala-play",
+        &[
+            "--game",
+            "olinda-keliya",
+            "-o",
+            "no-repetition-rule",
+            "--max-plies",
+            "10000000",
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let limit = mancala_notation::DEFAULT_MAX_GAME_BYTES;
+    assert!(out.stdout.len() <= limit, "{} bytes", out.stdout.len());
+    assert!(out.stdout.len() > limit / 2, "{} bytes", out.stdout.len());
+    assert!(
+        out.stderr
+            .contains("its record would pass the 4194304 bytes the tools read"),
+        "{}",
+        out.stderr
+    );
+    let checked = run("mancala-validate", &["--quiet"], out.stdout.as_bytes());
+    assert_eq!(checked.code, 0, "{}", checked.stderr);
+}

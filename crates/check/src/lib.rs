@@ -101,6 +101,27 @@ fn problem(span: Range<usize>, kind: ProblemKind, message: impl Into<String>) ->
     }
 }
 
+/// The tag in which a record says the lap budget it was played under
+/// (spec/notation.md §3.3): the tools read it under that budget.
+pub const LAP_BUDGET_TAG: &str = "LapBudget";
+
+/// The lap budget a record is read under: `flag` (`--lap-budget`) when
+/// given, else the record's `LapBudget` tag (`tag`), else the default.
+/// `Err` says what is wrong with the tag's value.
+pub fn lap_budget_of(flag: Option<u32>, tag: Option<&str>) -> Result<u32, String> {
+    match (flag, tag) {
+        (Some(budget), _) => Ok(budget),
+        (None, None) => Ok(mancala_rules::DEFAULT_LAP_BUDGET),
+        (None, Some(value)) => value.parse().ok().filter(|&b| b >= 1).ok_or_else(|| {
+            format!(
+                "the {LAP_BUDGET_TAG} tag must be a number of laps from 1 to {}, not `{}`",
+                u32::MAX,
+                mancala_rules::shorten(value)
+            )
+        }),
+    }
+}
+
 /// The rules of `game` under `options` and `lap_budget`, checked.
 fn rules_of(game: GameId, options: Options, lap_budget: u32) -> Result<Rules, OptionsError> {
     Rules::new(game, options).and_then(|rules| rules.with_lap_budget(lap_budget))
@@ -255,7 +276,7 @@ impl Checked {
 /// (plies handed over before it count for nothing).
 pub fn check_text(
     text: &GameText,
-    lap_budget: u32,
+    lap_budget: Option<u32>,
     record: bool,
     on_ply: Option<&mut dyn FnMut(&Ply<'_>)>,
 ) -> Checked {
@@ -285,7 +306,7 @@ pub fn check_text(
 /// as it was given.
 pub fn check_parsed(
     parsed: ParsedGame,
-    lap_budget: u32,
+    lap_budget: Option<u32>,
     on_ply: Option<&mut dyn FnMut(&Ply<'_>)>,
 ) -> Checked {
     let mut check = Check::new(NoRecord, lap_budget, on_ply);
@@ -296,6 +317,9 @@ pub fn check_parsed(
     check.game_line = spans.tag("Game");
     check.options_span.clone_from(&spans.options);
     check.setup_span.clone_from(&spans.setup);
+    check.lap_budget_tag = record
+        .tag(LAP_BUDGET_TAG)
+        .map(|value| (value.to_owned(), spans.tag(LAP_BUDGET_TAG).unwrap_or(0..0)));
     check.termination = record
         .termination
         .map(|reason| (reason, spans.tag("Termination")));
@@ -352,7 +376,9 @@ struct Check<'s, 'p, R> {
     /// The text read, when there is one: the fast lane runs only then (see
     /// [`Check::refuse_last`]).
     source: Option<&'s str>,
-    lap_budget: u32,
+    /// `--lap-budget`, and the record's `LapBudget` tag with its line.
+    lap_budget: Option<u32>,
+    lap_budget_tag: Option<(String, Range<usize>)>,
     on_ply: Option<&'p mut dyn FnMut(&Ply<'_>)>,
     // What the tags say, and where.
     game_id: Option<GameId>,
@@ -386,11 +412,16 @@ struct Check<'s, 'p, R> {
 }
 
 impl<'p, R: Visitor> Check<'_, 'p, R> {
-    fn new(record: R, lap_budget: u32, on_ply: Option<&'p mut dyn FnMut(&Ply<'_>)>) -> Self {
+    fn new(
+        record: R,
+        lap_budget: Option<u32>,
+        on_ply: Option<&'p mut dyn FnMut(&Ply<'_>)>,
+    ) -> Self {
         Check {
             record,
             source: None,
             lap_budget,
+            lap_budget_tag: None,
             on_ply,
             game_id: None,
             options: Options::new(),
@@ -659,6 +690,9 @@ impl<R: Visitor> Visitor for Check<'_, '_, R> {
             TagValue::Termination(reason) => {
                 self.termination = Some((*reason, Some(line.clone())));
             }
+            TagValue::Text { name, value } if *name == LAP_BUDGET_TAG => {
+                self.lap_budget_tag = Some((value.to_string(), line.clone()));
+            }
             // The parser checks the Result tag against the movetext.
             TagValue::Result(_) | TagValue::Text { .. } => {}
         }
@@ -673,7 +707,18 @@ impl<R: Visitor> Visitor for Check<'_, '_, R> {
         };
         // The options' value when there is one (an option the game does
         // not take, or a bad seed count), else the game's tag.
-        let rules = match rules_of(game_id, self.options, self.lap_budget) {
+        let tag = self.lap_budget_tag.as_ref();
+        let lap_budget = match lap_budget_of(self.lap_budget, tag.map(|(value, _)| value.as_str()))
+        {
+            Ok(budget) => budget,
+            Err(message) => {
+                let span = tag.map_or(0..0, |(_, line)| line.clone());
+                self.problems
+                    .push(problem(span, ProblemKind::Options, message));
+                return ControlFlow::Continue(());
+            }
+        };
+        let rules = match rules_of(game_id, self.options, lap_budget) {
             Ok(rules) => rules,
             Err(e) => {
                 let span = self.options_span.clone().or_else(|| self.game_line.clone());

@@ -91,8 +91,9 @@ pub struct Args {
     /// Laps a single move may sow before it is ruled undecided: a move
     /// that neither ends nor repeats a lap's starting state within this
     /// many laps is an error that names the budget, never a ruling.
-    #[arg(long, default_value_t = DEFAULT_LAP_BUDGET, value_parser = clap::value_parser!(u32).range(1..))]
-    pub lap_budget: u32,
+    /// Default: a record's LapBudget tag, else 1000000.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub lap_budget: Option<u32>,
     #[command(flatten)]
     pub meta: crate::meta::MetaArgs,
 }
@@ -143,17 +144,35 @@ struct Session {
     number: usize,
     game: Game,
     record: Record,
-    /// The game and item count the session started from, for `undo`.
-    base: (Game, usize),
+    /// The game, item count and text size the session started from, for
+    /// `undo`.
+    base: (Game, usize, usize),
     plies_added: usize,
     plies_total: usize,
     /// Stopped unfinished at `--max-plies`.
     capped: bool,
+    /// At least the bytes of the record's text (see [`MAX_RECORD_BYTES`]).
+    text_bytes: usize,
+}
+
+/// A game is stopped before its record passes the size the tools read
+/// (their reader's limit), so that what play writes reads back. Counted as
+/// it is played, each ply at its longest (see [`Session::play`]); a
+/// ply's items take at most [`MAX_PLY_BYTES`].
+const MAX_RECORD_BYTES: usize = mancala_notation::DEFAULT_MAX_GAME_BYTES;
+const MAX_PLY_BYTES: usize = 256;
+
+/// Bytes of the decimal digits of `n`.
+fn digits(n: usize) -> usize {
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
 impl Session {
     fn new(number: usize, game: Game, record: Record, plies_total: usize) -> Session {
-        let base = (game.clone(), record.items.len());
+        // The tags still to come (`Continued`, `Result`, `Termination`)
+        // take less than a ply's room.
+        let text_bytes = record.to_string().len() + MAX_PLY_BYTES;
+        let base = (game.clone(), record.items.len(), text_bytes);
         Session {
             number,
             game,
@@ -162,6 +181,7 @@ impl Session {
             plies_added: 0,
             plies_total,
             capped: false,
+            text_bytes,
         }
     }
 
@@ -171,13 +191,27 @@ impl Session {
         let mover = self.game.position().to_move();
         let canonical = self.game.position().canonical_move(mv);
         let report = self.game.play(mv)?;
+        // North's move is numbered after anything but South's move.
+        let after_south = matches!(self.record.items.last(), Some(Item::Move { mv, .. }) if mv.hole.side == Side::South);
         let gained = report.gained[mover.index()];
         self.record.items.push(Item::Move {
             mv: canonical,
             captured: (gained > 0).then_some(gained),
         });
+        // `123. E:ccw+45 ` (a move number before South's moves, or
+        // `123... ` before any move), and `R2 ` for each round begun.
+        self.text_bytes += match mover {
+            Side::South => digits(self.plies_total / 2 + 1) + 2,
+            Side::North if after_south => 0,
+            Side::North => digits(self.plies_total / 2 + 1) + 4,
+        };
+        self.text_bytes += canonical.to_string().len() + 1;
+        if gained > 0 {
+            self.text_bytes += 1 + digits(gained as usize);
+        }
         for round in check::rounds_begun(&report) {
             self.record.items.push(Item::Round { round });
+            self.text_bytes += 2 + digits(round as usize);
         }
         self.plies_added += 1;
         self.plies_total += 1;
@@ -210,8 +244,9 @@ impl Session {
         let Some(last) = moves.iter().rposition(|m| m.hole.side == side) else {
             return false;
         };
-        let (base_game, base_len) = self.base.clone();
+        let (base_game, base_len, base_bytes) = self.base.clone();
         self.game = base_game;
+        self.text_bytes = base_bytes;
         self.record.items.truncate(base_len);
         let replayed = self.plies_added - moves.len();
         self.plies_total -= moves.len();
@@ -316,6 +351,14 @@ impl Tool<'_> {
         let budget = self.args.plies.unwrap_or(usize::MAX);
         let mut added = 0;
         while session.game.outcome().is_none() && added < budget && !self.interrupted() {
+            if session.text_bytes + MAX_PLY_BYTES > MAX_RECORD_BYTES {
+                self.report(&format!(
+                    "note: game {} stopped after {}: its record would pass the {MAX_RECORD_BYTES} bytes the tools read\n",
+                    session.number,
+                    plural(session.plies_total as u64, "ply")
+                ))?;
+                break;
+            }
             if session.plies_total >= self.args.max_plies {
                 session.capped = true;
                 if !self.args.quiet {
@@ -702,7 +745,7 @@ fn new_rules(args: &Args) -> Result<Rules, String> {
         }
     }
     Rules::new(args.game, options)
-        .and_then(|r| r.with_lap_budget(args.lap_budget))
+        .and_then(|r| r.with_lap_budget(args.lap_budget.unwrap_or(DEFAULT_LAP_BUDGET)))
         .map_err(|e| e.to_string())
 }
 
@@ -797,9 +840,10 @@ pub fn run(args: &Args) -> io::Result<u8> {
             record
                 .set_tag("Seed", args.seed.to_string())
                 .map_err(io::Error::other)?;
-            if args.lap_budget != DEFAULT_LAP_BUDGET {
+            let budget = rules.lap_budget();
+            if budget != DEFAULT_LAP_BUDGET {
                 record
-                    .set_tag("LapBudget", args.lap_budget.to_string())
+                    .set_tag(check::LAP_BUDGET_TAG, budget.to_string())
                     .map_err(io::Error::other)?;
             }
             let mut session = Session::new(index + 1, game, record, 0);
@@ -861,6 +905,15 @@ pub fn run(args: &Args) -> io::Result<u8> {
             record
                 .items
                 .extend(markers_due.into_iter().map(|round| Item::Round { round }));
+            // Continued under another lap budget, the record says so: the
+            // other tools read it under that budget.
+            if let Some(budget) = args.lap_budget
+                && (budget != DEFAULT_LAP_BUDGET || record.tag(check::LAP_BUDGET_TAG).is_some())
+            {
+                record
+                    .set_tag(check::LAP_BUDGET_TAG, budget.to_string())
+                    .map_err(io::Error::other)?;
+            }
             let mut session = Session::new(index as usize, game_state, record, plies);
             if tool.play_session(&mut session, &mut seats)? {
                 // The record's players stay; who played on is noted.

@@ -5,9 +5,7 @@ use std::ops::RangeInclusive;
 
 use clap::Parser;
 use mancala_notation::{GameResult, GameText, Item, ParsedGame, Record, Spans, parse_setup};
-use mancala_rules::{
-    DEFAULT_LAP_BUDGET, EndReason, GameId, Options, Position, RoundEnd, Rules, plural,
-};
+use mancala_rules::{EndReason, GameId, Options, Position, RoundEnd, Rules, plural};
 use serde::Serialize;
 
 use crate::diagnostic;
@@ -105,8 +103,9 @@ pub struct Args {
     /// Laps a single move may sow before it is ruled undecided: a move
     /// that neither ends nor repeats a lap's starting state within this
     /// many laps is an error that names the budget, never a ruling.
-    #[arg(long, default_value_t = DEFAULT_LAP_BUDGET, value_parser = clap::value_parser!(u32).range(1..))]
-    pub lap_budget: u32,
+    /// Default: a record's LapBudget tag, else 1000000.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub lap_budget: Option<u32>,
     #[command(flatten)]
     pub meta: crate::meta::MetaArgs,
 }

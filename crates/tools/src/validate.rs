@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use clap::Parser;
 use mancala_notation::{Record, format_setup};
-use mancala_rules::{DEFAULT_LAP_BUDGET, Game, GameId, Options, Outcome, RoundEnd, plural};
+use mancala_rules::{Game, GameId, Options, Outcome, RoundEnd, plural};
 use serde::Serialize;
 
 use crate::diagnostic;
@@ -51,8 +51,9 @@ pub struct Args {
     /// Laps a single move may sow before it is ruled undecided: a move
     /// that neither ends nor repeats a lap's starting state within this
     /// many laps is an error that names the budget, never a ruling.
-    #[arg(long, default_value_t = DEFAULT_LAP_BUDGET, value_parser = clap::value_parser!(u32).range(1..))]
-    pub lap_budget: u32,
+    /// Default: a record's LapBudget tag, else 1000000.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub lap_budget: Option<u32>,
     #[command(flatten)]
     pub meta: crate::meta::MetaArgs,
 }
@@ -108,7 +109,7 @@ struct Settings<'a> {
     keep_text: bool,
     quiet: bool,
     color: bool,
-    lap_budget: u32,
+    lap_budget: Option<u32>,
 }
 
 fn check_game(game: &SourcedGame, settings: &Settings<'_>) -> Checked {
