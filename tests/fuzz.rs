@@ -857,15 +857,63 @@ fn line_starts(data: &[u8]) -> Vec<usize> {
         .collect()
 }
 
+/// Bulk content a game can hold many of, for [`bulk`]: line breaks (in a
+/// comment, if the bytes around make one), comments, round markers,
+/// annotated moves, remarks.
+const BULK: &[&str] = &["\n", "\r", "\r\n", "{c} ", "R2 ", "D+1 ", "A g ", "} {"];
+
+/// Up to `MAX_BULK` bytes of one kind of content, or of distinct tags: the
+/// sizes at which more than linear work shows (the other mutations stay
+/// under 64 KiB).
+fn bulk(rng: &mut Rng) -> Vec<u8> {
+    let count = 1 << rng.u32(8..17);
+    if rng.u8(..4) == 0 {
+        return (0..count)
+            .flat_map(|i| format!("[T{i} \"v\"]\n").into_bytes())
+            .collect();
+    }
+    BULK[rng.usize(..BULK.len())].repeat(count).into_bytes()
+}
+
+const MAX_BULK: usize = 1 << 20;
+
+/// Bytes that stand for a large input, so that the short inputs of
+/// cargo-fuzz (a few kilobytes by default) reach the sizes where more than
+/// linear work shows: `\x01`, a count byte `n`, then a prefix, `\x02`, a
+/// piece and `\x02` again, then a suffix, stand for the prefix, the piece
+/// `2^(n % 21)` times and the suffix (at most 4 MiB). `None` for any other
+/// input.
+#[must_use]
+pub fn expand_bulk(data: &[u8]) -> Option<Vec<u8>> {
+    let [1, n, rest @ ..] = data else {
+        return None;
+    };
+    let mut parts = rest.splitn(3, |&b| b == 2);
+    let (prefix, piece, suffix) = (parts.next()?, parts.next()?, parts.next()?);
+    let times = (1usize << (n % 21)).min((4 << 20) / piece.len().max(1));
+    let mut out = prefix.to_vec();
+    out.extend(piece.repeat(times));
+    out.extend_from_slice(suffix);
+    Some(out)
+}
+
 fn mutate(rng: &mut Rng, corpus: &[Vec<u8>]) -> Vec<u8> {
     const MAX: usize = 64 << 10;
     let mut data = corpus[rng.usize(..corpus.len())].clone();
     let most = 1 + rng.usize(..8);
     let rounds = 1 + rng.usize(..most);
+    let mut max = MAX;
     for _ in 0..rounds {
         let len = data.len();
         let at = rng.usize(..=len);
         match rng.u8(..13) {
+            // Rarely (a large case takes a while): bulk content.
+            _ if rng.u8(..48) == 0 => {
+                let starts = line_starts(&data);
+                let at = starts[rng.usize(..starts.len())];
+                data.splice(at..at, bulk(rng));
+                max = MAX_BULK;
+            }
             0 if len > 0 => {
                 let i = rng.usize(..len);
                 data[i] ^= 1 << rng.u8(..8);
@@ -967,7 +1015,7 @@ fn mutate(rng: &mut Rng, corpus: &[Vec<u8>]) -> Vec<u8> {
                 data.splice(at..at, std::iter::repeat_with(|| rng.u8(..)).take(n));
             }
         }
-        data.truncate(MAX);
+        data.truncate(max);
     }
     data
 }

@@ -488,3 +488,20 @@ fn play_writes_no_record_the_readers_would_skip() {
     let checked = run("mancala-validate", &["--quiet"], out.stdout.as_bytes());
     assert_eq!(checked.code, 0, "{}", checked.stderr);
 }
+
+/// cargo-fuzz looks for `fuzz/Cargo.toml` under the current folder: the
+/// commands in spec/fuzzing.md run from the root and name the crate.
+#[test]
+fn the_cargo_fuzz_commands_name_the_fuzz_crate() {
+    let spec = std::fs::read_to_string(common::root().join("spec/fuzzing.md")).unwrap();
+    let commands: Vec<&str> = spec
+        .lines()
+        .filter(|l| l.trim_start().starts_with("cargo fuzz"))
+        .collect();
+    assert!(commands.len() >= 3, "{commands:?}");
+    for command in commands {
+        assert!(command.contains("--fuzz-dir crates/fuzz "), "{command}");
+    }
+    assert!(common::root().join("crates/fuzz/Cargo.toml").exists());
+    assert!(!spec.contains("cd crates/fuzz"));
+}

@@ -12,6 +12,9 @@ mod harness;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
+    // A short input may stand for a large one (see `expand_bulk`).
+    let expanded = harness::expand_bulk(data);
+    let data = expanded.as_deref().unwrap_or(data);
     // The checks draw a few choices (buffer sizes, a game limit) from a
     // generator seeded by the input, so that a crash replays exactly.
     let seed = data.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
