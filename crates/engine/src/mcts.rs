@@ -25,6 +25,11 @@ const MAX_PLAYOUT_PLIES: u32 = 1000;
 
 const ROOT: u32 = u32::MAX;
 
+/// The tree grows by a node per playout up to this many nodes (about 460
+/// bytes each: some 120 MB), then stops growing: later playouts start from
+/// the leaves it has, so `playouts=N` of any size runs in bounded memory.
+pub const MAX_TREE_NODES: usize = 1 << 18;
+
 #[derive(Debug)]
 struct Node {
     game: Game,
@@ -50,6 +55,9 @@ pub struct Mcts {
     rng: Rng,
     playouts: Playouts,
     info: Option<SearchInfo>,
+    /// [`MAX_TREE_NODES`] (smaller in tests), and the last tree's size.
+    max_nodes: usize,
+    last_tree: usize,
 }
 
 impl Mcts {
@@ -66,6 +74,8 @@ impl Mcts {
             rng: Rng::with_seed(seed),
             playouts: Playouts::default(),
             info: None,
+            max_nodes: MAX_TREE_NODES,
+            last_tree: 0,
         }
     }
 
@@ -125,6 +135,7 @@ impl Mcts {
                 at = node.parent;
             }
         }
+        self.last_tree = tree.len();
         let best = tree[0]
             .children
             .iter()
@@ -176,12 +187,14 @@ impl Mcts {
     }
 
     /// Walks down by UCT while nodes are fully expanded, then expands one
-    /// untried move. Returns the node to play out from (a finished game's
-    /// node is returned as it is).
+    /// untried move (while the tree may grow). Returns the node to play out
+    /// from (a finished game's node, or a leaf of a full tree, is returned
+    /// as it is).
     fn select_and_expand(&mut self, tree: &mut Vec<Node>) -> u32 {
         let mut at = 0u32;
+        let grows = tree.len() < self.max_nodes;
         loop {
-            while let Some(mv) = tree[at as usize].untried.take_random(&mut self.rng) {
+            while grows && let Some(mv) = tree[at as usize].untried.take_random(&mut self.rng) {
                 let mut game = tree[at as usize].game.clone();
                 let mover = game.position().to_move();
                 if game.play(mv).is_ok() {
@@ -239,5 +252,25 @@ impl Player for Mcts {
 
     fn info(&self) -> Option<SearchInfo> {
         self.info
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mancala_rules::{GameId, Position, Rules};
+
+    /// Past its bound the tree stops growing, and the search goes on.
+    #[test]
+    fn the_tree_stays_within_its_bound() {
+        let (game, _) = Game::new(Position::new(Rules::standard(GameId::Olowuka))).unwrap();
+        let mut mcts = Mcts::new(Budget::limit(3000), 1);
+        mcts.max_nodes = 100;
+        let info = mcts.search(&game).unwrap();
+        assert_eq!(info.nodes, 3000);
+        assert!(mcts.last_tree <= 100, "{} nodes", mcts.last_tree);
+        let mut unbounded = Mcts::new(Budget::limit(3000), 1);
+        unbounded.search(&game).unwrap();
+        assert!(unbounded.last_tree > 1000, "{} nodes", unbounded.last_tree);
     }
 }
