@@ -70,10 +70,6 @@ pub fn finish(result: io::Result<u8>) -> ExitCode {
 /// output (a failed write is exit 2, a closed pipe a quiet success); a
 /// usage error is clap's message on stderr and exit 2.
 pub fn main<T: clap::Parser>(run: fn(&T) -> io::Result<u8>) -> ExitCode {
-    if was_closed(1) {
-        error_line("error: stdout is closed: the tool writes its output there");
-        return ExitCode::from(EXIT_FAILURE);
-    }
     match T::try_parse() {
         Ok(args) => finish(run(&args)),
         Err(e) if e.use_stderr() => e.exit(),
@@ -88,28 +84,6 @@ pub fn main<T: clap::Parser>(run: fn(&T) -> io::Result<u8>) -> ExitCode {
             finish(written.and_then(|()| out.flush()).map(|()| EXIT_OK))
         }
     }
-}
-
-/// Whether standard stream `fd` (0 stdin, 1 stdout) was closed when the
-/// program started (`<&-`, `>&-`). Rust's runtime then opens `/dev/null` in
-/// its place, read-write, and reads and writes would pass silently: the
-/// tools report it instead. Linux only (from `/proc`); elsewhere `false`.
-#[must_use]
-pub fn was_closed(fd: u8) -> bool {
-    let Ok(target) = std::fs::read_link(format!("/proc/self/fd/{fd}")) else {
-        return false;
-    };
-    if target != std::path::Path::new("/dev/null") {
-        return false;
-    }
-    // A shell's `>/dev/null` opens it write-only, `</dev/null` read-only.
-    let Ok(info) = std::fs::read_to_string(format!("/proc/self/fdinfo/{fd}")) else {
-        return false;
-    };
-    info.lines()
-        .find_map(|line| line.strip_prefix("flags:"))
-        .and_then(|flags| u32::from_str_radix(flags.trim(), 8).ok())
-        .is_some_and(|flags| flags & 0o3 == 0o2)
 }
 
 /// `--color auto|always|never`.

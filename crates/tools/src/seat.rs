@@ -43,11 +43,6 @@ impl SeatInput {
     /// Starts reading stdin and, on Unix, catching SIGINT and SIGTERM
     /// (a second one ends the program at once, should a search not stop).
     pub fn start() -> io::Result<SeatInput> {
-        if crate::output::was_closed(0) {
-            return Err(io::Error::other(
-                "stdin is closed: a human player types moves there",
-            ));
-        }
         let (send, events) = mpsc::channel();
         let stopped = Arc::new(AtomicBool::new(false));
         catch_signals(&send, &stopped)?;
