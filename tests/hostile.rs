@@ -77,7 +77,7 @@ fn an_undecided_start_says_it_is_the_can_the_player_move_check() {
     let out = run("mancala-validate", &["--lap-budget", "1"], GAME.as_bytes());
     assert!(
         out.stderr
-            .contains("whether south can move at the start is undecided: move D is undecided"),
+            .contains("whether south can move at the start is undecided: move "),
         "{}",
         out.stderr
     );
