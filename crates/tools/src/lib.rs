@@ -4,6 +4,7 @@
 //! record is `mancala-check`'s, drawing a board `mancala-diagram`'s.
 
 pub mod diagnostic;
+pub mod flags;
 pub mod input;
 pub mod meta;
 pub mod moves_arg;

@@ -9,14 +9,15 @@ use clap::Parser;
 use mancala_engine::{Player, PlayerSpec};
 use mancala_notation::{GameResult, Item, Record};
 use mancala_rules::{
-    DEFAULT_LAP_BUDGET, Dir, Game, GameId, Move, Options, PlayError, PlayErrorKind, PlayReport,
-    Position, Rules, Side, plural,
+    DEFAULT_LAP_BUDGET, Dir, Game, GameId, Move, PlayError, PlayErrorKind, PlayReport, Position,
+    Rules, Side, plural,
 };
 
 use crate::diagnostic::{self, escape_controls};
+use crate::flags::{ColorFlag, GameFlags, LapBudgetFlag};
 use crate::input::{self, InputName};
 use crate::moves_arg;
-use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
+use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
 use crate::seat::{self, SeatInput, Typed};
 use mancala_check as check;
 use mancala_diagram::{Highlights, Style, draw_position};
@@ -37,26 +38,25 @@ Exit status: 0 ok, 1 an input record or a --moves move is invalid, 2 usage or I/
 
 /// Play mancala games between engines or people, and write the records.
 #[derive(Debug, Parser)]
-#[command(name = "mancala-play", version, after_help = EXAMPLES)]
+#[command(
+    name = "mancala-play",
+    version,
+    after_help = EXAMPLES,
+    mut_arg("game", |a| a
+        .default_value("olowuka")
+        .help("The game of new games (records carry their own).")
+        .conflicts_with("records")),
+    mut_arg("options", |a| a
+        .help("A variant option of new games (repeatable): e.g. `seeds=5`, `series-capture`, `rounds=5`; --help lists them.")
+        .conflicts_with("records")),
+    mut_arg("color", |a| a.help("When to colour diagrams and error reports on stderr.")),
+)]
 pub struct Args {
     /// Records to continue (`-` for stdin): each is played on from its last
     /// position. Without records, new games are played.
     pub records: Vec<std::path::PathBuf>,
-    /// The game for new games (records carry their own).
-    #[arg(long, short, default_value = "olowuka", value_parser = parse_game_id, conflicts_with = "records")]
-    pub game: GameId,
-    /// A variant option for new games (repeatable): e.g. `seeds=5`,
-    /// `series-capture`, `rounds=5`; --help lists them.
-    #[arg(
-        long = "option",
-        short = 'o',
-        value_name = "OPTION",
-        conflicts_with = "records",
-        long_help = crate::meta::option_help(
-            "A variant option for new games (repeatable), e.g. `-o seeds=5 -o series-capture`."
-        )
-    )]
-    pub options: Vec<String>,
+    #[command(flatten)]
+    pub game: GameFlags,
     /// South's player.
     #[arg(long, default_value = "random")]
     pub south: String,
@@ -85,22 +85,12 @@ pub struct Args {
     /// No progress bar and no summary on stderr.
     #[arg(short, long)]
     pub quiet: bool,
-    /// Colour of diagrams and error reports on stderr.
-    #[arg(long, value_enum, default_value_t)]
-    pub color: ColorChoice,
-    /// Laps a single move may sow before it is ruled undecided: a move
-    /// that neither ends nor repeats a lap's starting state within this
-    /// many laps is an error that names the budget, never a ruling.
-    /// Default: a record's LapBudget tag, else 1000000.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
-    pub lap_budget: Option<u32>,
+    #[command(flatten)]
+    pub color: ColorFlag,
+    #[command(flatten)]
+    pub lap_budget: LapBudgetFlag,
     #[command(flatten)]
     pub meta: crate::meta::MetaArgs,
-}
-
-fn parse_game_id(s: &str) -> Result<GameId, String> {
-    s.parse()
-        .map_err(|e: mancala_rules::ParseGameIdError| e.to_string())
 }
 
 /// A player as the command line names it.
@@ -738,15 +728,7 @@ impl Summary {
 }
 
 fn new_rules(args: &Args) -> Result<Rules, String> {
-    let mut options = Options::new();
-    for text in &args.options {
-        for word in text.split_whitespace() {
-            options.insert_word(word).map_err(|e| e.to_string())?;
-        }
-    }
-    Rules::new(args.game, options)
-        .and_then(|r| r.with_lap_budget(args.lap_budget.unwrap_or(DEFAULT_LAP_BUDGET)))
-        .map_err(|e| e.to_string())
+    args.game.rules(GameId::Olowuka, args.lap_budget.lap_budget)
 }
 
 fn progress(done: usize, total: usize) {
@@ -786,7 +768,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
         );
         return Ok(EXIT_FAILURE);
     }
-    let color = args.color.for_stderr();
+    let color = args.color.color.for_stderr();
     let mut tool = Tool {
         args,
         color,
@@ -878,7 +860,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
             };
             index += 1;
             let file = names[game.input].display();
-            let checked = check::check_text(&game.text, args.lap_budget, true, None);
+            let checked = check::check_text(&game.text, args.lap_budget.lap_budget, true, None);
             // Only a valid record is continued: one whose result or end
             // reason is wrong says something false about the game.
             let (
@@ -907,7 +889,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 .extend(markers_due.into_iter().map(|round| Item::Round { round }));
             // Continued under another lap budget, the record says so: the
             // other tools read it under that budget.
-            if let Some(budget) = args.lap_budget
+            if let Some(budget) = args.lap_budget.lap_budget
                 && (budget != DEFAULT_LAP_BUDGET || record.tag(check::LAP_BUDGET_TAG).is_some())
             {
                 record

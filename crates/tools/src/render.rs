@@ -5,13 +5,14 @@ use std::ops::RangeInclusive;
 
 use clap::Parser;
 use mancala_notation::{GameResult, GameText, Item, ParsedGame, Record, Spans, parse_setup};
-use mancala_rules::{EndReason, GameId, Options, Position, RoundEnd, Rules, plural};
+use mancala_rules::{EndReason, GameId, Position, RoundEnd, Rules, plural};
 use serde::Serialize;
 
 use crate::diagnostic;
+use crate::flags::{ColorFlag, GameFlags, LapBudgetFlag};
 use crate::input::{self, InputName, SourcedGame};
 use crate::moves_arg;
-use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
+use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::pictures::{DiagramFormat, Pictures, game_facts};
 use mancala_check::{self as check, Ply, ProblemKind};
 use mancala_diagram::{
@@ -37,7 +38,17 @@ Exit status: 0 ok, 1 some game invalid (the others are still drawn), 2 usage or 
 
 /// Draw mancala games and positions as ASCII (or Unicode) diagrams.
 #[derive(Debug, Parser)]
-#[command(name = "mancala-render", version, after_help = EXAMPLES)]
+#[command(
+    name = "mancala-render",
+    version,
+    after_help = EXAMPLES,
+    mut_arg("game", |a| a
+        .help("Draw one game of this id instead of records: its start, or --setup, then --moves.")),
+    mut_arg("options", |a| a
+        .help("A variant option of --game (repeatable); --help lists them.")
+        .requires("game")),
+    mut_arg("color", |a| a.help("Colour the lifted, last sown and captured holes.")),
+)]
 pub struct Args {
     /// Record files to draw; `-` or nothing reads stdin.
     pub files: Vec<std::path::PathBuf>,
@@ -65,28 +76,16 @@ pub struct Args {
     /// `starter=S|N` (who started the round).
     #[arg(long, requires = "game")]
     pub setup: Option<String>,
-    /// Draw one game of this id instead of records: its start, or --setup,
-    /// then --moves.
-    #[arg(long, short)]
-    pub game: Option<String>,
-    /// A variant option of --game (repeatable); --help lists them.
-    #[arg(
-        long = "option",
-        short = 'o',
-        value_name = "OPTION",
-        requires = "game",
-        long_help = crate::meta::option_help("A variant option of --game (repeatable).")
-    )]
-    pub options: Vec<String>,
+    #[command(flatten)]
+    pub game: GameFlags,
     /// Moves to play from the --setup position (or the start of --game).
     #[arg(long, requires = "game")]
     pub moves: Option<String>,
     /// Box-drawing characters or plain ASCII.
     #[arg(long, value_enum, default_value_t)]
     pub style: DrawStyle,
-    /// Colour the lifted, last sown and captured holes.
-    #[arg(long, value_enum, default_value_t)]
-    pub color: ColorChoice,
+    #[command(flatten)]
+    pub color: ColorFlag,
     /// `text`: diagrams; `json`: the same frames as data, one game per
     /// line; `svg`: a picture per diagram; `html`: a page per game to step
     /// through it (--ply N: the ply it opens at).
@@ -100,12 +99,8 @@ pub struct Args {
     /// Laps drawn at most for one move with --laps (at least 1).
     #[arg(long, default_value_t = DEFAULT_MAX_LAPS as u32, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_laps: u32,
-    /// Laps a single move may sow before it is ruled undecided: a move
-    /// that neither ends nor repeats a lap's starting state within this
-    /// many laps is an error that names the budget, never a ruling.
-    /// Default: a record's LapBudget tag, else 1000000.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
-    pub lap_budget: Option<u32>,
+    #[command(flatten)]
+    pub lap_budget: LapBudgetFlag,
     #[command(flatten)]
     pub meta: crate::meta::MetaArgs,
 }
@@ -476,21 +471,8 @@ fn illegal_ply_laps(
 /// of a bad flag (rendered) and the exit code.
 fn game_from_flags(args: &Args, color: bool) -> Result<(GameText, ParsedGame), (String, u8)> {
     let usage = |e: String| (format!("error: {e}\n"), EXIT_FAILURE);
-    let game: GameId = args
-        .game
-        .as_deref()
-        .unwrap_or("olowuka")
-        .parse()
-        .map_err(|e: mancala_rules::ParseGameIdError| usage(e.to_string()))?;
-    let mut options = Options::new();
-    for text in &args.options {
-        for word in text.split_whitespace() {
-            options
-                .insert_word(word)
-                .map_err(|e| usage(e.to_string()))?;
-        }
-    }
-    let rules = Rules::new(game, options).map_err(|e| usage(e.to_string()))?;
+    // The lap budget is applied where the record is checked.
+    let rules = args.game.rules(GameId::Olowuka, None).map_err(usage)?;
     let flag_error = |name: &str, text: &str, span: std::ops::Range<usize>, message: &str| {
         let mut report = String::new();
         diagnostic::render(
@@ -503,8 +485,8 @@ fn game_from_flags(args: &Args, color: bool) -> Result<(GameText, ParsedGame), (
         );
         (report, EXIT_INVALID)
     };
-    let mut record = Record::new(game);
-    record.options = options;
+    let mut record = Record::new(rules.game());
+    record.options = rules.options();
     if let Some(text) = &args.setup {
         let setup =
             parse_setup(text).map_err(|e| flag_error("--setup", text, e.span, &e.message))?;
@@ -553,7 +535,7 @@ impl Tool<'_> {
         text: &GameText,
         from_flags: Option<ParsedGame>,
     ) -> io::Result<()> {
-        let lap_budget = self.args.lap_budget;
+        let lap_budget = self.args.lap_budget.lap_budget;
         self.seen += 1;
         let ignore_result = from_flags.is_some();
         let check = |on_ply: &mut dyn FnMut(&Ply<'_>)| match from_flags {
@@ -701,7 +683,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     };
     let style = Style {
         charset,
-        colour: args.format == DiagramFormat::Text && args.color.for_stdout(),
+        colour: args.format == DiagramFormat::Text && args.color.color.for_stdout(),
     };
     if args.format == DiagramFormat::Html
         && (args.plies.is_some() || args.laps.is_some() || args.rounds.is_some())
@@ -720,14 +702,14 @@ pub fn run(args: &Args) -> io::Result<u8> {
         args,
         selection: Selection::of(args),
         style,
-        err_color: args.color.for_stderr(),
+        err_color: args.color.color.for_stderr(),
         out: output::stdout(),
         pictures: Pictures::new(args.output_dir.as_deref()),
         seen: 0,
         drawn: 0,
         invalid: 0,
     };
-    if args.setup.is_some() || args.moves.is_some() || args.game.is_some() {
+    if args.setup.is_some() || args.moves.is_some() || args.game.game.is_some() {
         if !args.files.is_empty() {
             output::error_line(
                 "error: --game, --setup and --moves draw one game of their own; they take no record files",

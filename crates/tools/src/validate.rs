@@ -9,8 +9,9 @@ use mancala_rules::{Game, GameId, Options, Outcome, RoundEnd, plural};
 use serde::Serialize;
 
 use crate::diagnostic;
+use crate::flags::{ColorFlag, LapBudgetFlag};
 use crate::input::{self, InputName, SourcedGame};
-use crate::output::{self, ColorChoice, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
+use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
 use crate::parallel::{self, Delivery};
 use mancala_check::{self as check, Problem};
 
@@ -25,7 +26,12 @@ Exit status: 0 every game valid, 1 some game invalid, 2 usage or I/O error.";
 
 /// Check recorded mancala games: syntax, rules, annotations, results.
 #[derive(Debug, Parser)]
-#[command(name = "mancala-validate", version, after_help = EXAMPLES)]
+#[command(
+    name = "mancala-validate",
+    version,
+    after_help = EXAMPLES,
+    mut_arg("color", |a| a.help("When to colour the error reports.")),
+)]
 pub struct Args {
     /// Record files to check; `-` or nothing reads stdin.
     pub files: Vec<std::path::PathBuf>,
@@ -41,19 +47,14 @@ pub struct Args {
     /// are stdout's.
     #[arg(short, long)]
     pub quiet: bool,
-    /// Colour the error reports.
-    #[arg(long, value_enum, default_value_t)]
-    pub color: ColorChoice,
+    #[command(flatten)]
+    pub color: ColorFlag,
     /// Worker threads, 1 to 256 (default: all cores). Output keeps the
     /// input's order.
     #[arg(short, long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: Option<u16>,
-    /// Laps a single move may sow before it is ruled undecided: a move
-    /// that neither ends nor repeats a lap's starting state within this
-    /// many laps is an error that names the budget, never a ruling.
-    /// Default: a record's LapBudget tag, else 1000000.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
-    pub lap_budget: Option<u32>,
+    #[command(flatten)]
+    pub lap_budget: LapBudgetFlag,
     #[command(flatten)]
     pub meta: crate::meta::MetaArgs,
 }
@@ -233,8 +234,8 @@ pub fn run(args: &Args) -> io::Result<u8> {
         format: args.format,
         keep_text: args.keep_text,
         quiet: args.quiet,
-        color: args.color.for_stderr(),
-        lap_budget: args.lap_budget,
+        color: args.color.color.for_stderr(),
+        lap_budget: args.lap_budget.lap_budget,
     };
     let mut stdout = output::stdout();
     let (mut games, mut valid, mut plies, mut io_errors) = (0usize, 0usize, 0usize, 0usize);
