@@ -341,8 +341,9 @@ fn a_hundred_thousand_games_get_one_verdict_each() {
         }
     }
     let invalid = (0..GAMES).filter(|i| bad(*i)).count();
+    // With JSON verdicts the summary on stderr is JSON too.
     assert!(out.stderr.ends_with(&format!(
-        "checked {GAMES} games: {} valid, {invalid} invalid ({} plies)\n",
+        "{{\"games\":{GAMES},\"valid\":{},\"invalid\":{invalid},\"plies\":{},\"unreadable_inputs\":0}}\n",
         GAMES - invalid,
         2 * (GAMES - invalid) + invalid
     )));
@@ -363,7 +364,7 @@ fn a_truncated_last_game() {
 /// else changes. Checked in-process at every byte of a three-game stream.
 #[test]
 fn a_stream_cut_at_any_byte() {
-    use mancala_check::check_text;
+    use mancala_check::{Build, check_text};
     use mancala_notation::Reader;
     use mancala_rules::DEFAULT_LAP_BUDGET;
 
@@ -385,7 +386,9 @@ fn a_stream_cut_at_any_byte() {
     for cut in 0..=whole.len() {
         let bytes = &whole.as_bytes()[..cut];
         let checked: Vec<bool> = Reader::new(bytes)
-            .map(|g| check_text(&g.unwrap(), Some(DEFAULT_LAP_BUDGET), false, None).is_valid())
+            .map(|g| {
+                check_text(&g.unwrap(), Some(DEFAULT_LAP_BUDGET), Build::Nothing, None).is_valid()
+            })
             .collect();
         let begun = starts.iter().filter(|s| **s < cut).count();
         let finished = ends.iter().filter(|e| **e <= cut).count();

@@ -49,7 +49,7 @@ use std::sync::{Arc, Mutex, Once};
 use std::time::{Duration, Instant};
 
 use fastrand::Rng;
-use mancala_check as check;
+use mancala_check::{self as check, Build};
 use mancala_diagram::{
     Charset, FramesJson, Style, draw_frames, lap_frames, ply_frame, position_frame,
 };
@@ -616,7 +616,7 @@ fn check_game(game: &GameText, rng: &mut Rng) -> Check {
     let checked = check::check_text(
         game,
         None,
-        true,
+        Build::Record,
         Some(&mut |ply| {
             plies_seen += 1;
             debug_assert_eq!(ply.number, plies_seen);
@@ -631,8 +631,9 @@ fn check_game(game: &GameText, rng: &mut Rng) -> Check {
     // Plies not observed, the check's fast lane takes the common moves and
     // leaves "cannot move" open until it matters: the same verdict, game
     // and round ends, and the same record when one is built.
-    let record = rng.bool();
-    let fast = check::check_text(game, None, record, None);
+    let build = [Build::Nothing, Build::Tags, Build::Record][rng.usize(..3)];
+    let record = build == Build::Record;
+    let fast = check::check_text(game, None, build, None);
     if fast.is_valid() {
         stat(|s| s.valid_fast += 1);
     }
@@ -685,7 +686,7 @@ fn check_game(game: &GameText, rng: &mut Rng) -> Check {
     }
     // What mancala-validate writes must be valid for mancala-render.
     let printed = record.to_string();
-    let again = check::check_text(&game_text(&printed), None, false, None);
+    let again = check::check_text(&game_text(&printed), None, Build::Nothing, None);
     if !again.is_valid() || again.replay.as_ref().map(|r| r.plies) != Some(replay.plies) {
         return fail(
             "the canonical print of a valid game is not valid",
@@ -1440,7 +1441,7 @@ pub fn check_rules(rng: &mut Rng) -> Result<Option<String>, Fail> {
     let checked = check::check_text(
         &game_text(&text),
         Some(rules.lap_budget()),
-        false,
+        Build::Nothing,
         observe.then_some(&mut |_: &check::Ply<'_>| {}),
     );
     let replayed = checked.replay.as_ref().and_then(|r| r.game.as_ref());

@@ -182,7 +182,9 @@ fn played_games_get_one_json_verdict_each() {
         }
         assert_eq!(
             out.stderr[1],
-            format!("checked {GAMES} games: {GAMES} valid, 0 invalid ({plies} plies)\n")
+            format!(
+                "{{\"games\":{GAMES},\"valid\":{GAMES},\"invalid\":0,\"plies\":{plies},\"unreadable_inputs\":0}}\n"
+            )
         );
     }
 }

@@ -9,7 +9,7 @@
 
 mod common;
 
-use mancala_check::{self as check, Checked, Ply};
+use mancala_check::{self as check, Build, Checked, Ply};
 use mancala_notation::{GameText, Reader};
 use mancala_rules::DEFAULT_LAP_BUDGET;
 
@@ -39,13 +39,13 @@ fn compare(what: &str, bytes: &[u8], lap_budget: u32) -> (usize, usize) {
     let games = games(bytes);
     let mut valid = 0;
     for (i, text) in games.iter().enumerate() {
-        let fast = check::check_text(text, Some(lap_budget), true, None);
+        let fast = check::check_text(text, Some(lap_budget), Build::Record, None);
         let mut plies = 0;
         let mut observe = |ply: &Ply<'_>| {
             plies += 1;
             assert_eq!(ply.number, plies);
         };
-        let full = check::check_text(text, Some(lap_budget), true, Some(&mut observe));
+        let full = check::check_text(text, Some(lap_budget), Build::Record, Some(&mut observe));
         let at = format!("{what}, game {}", i + 1);
         assert_eq!(verdict(&fast), verdict(&full), "{at}");
         // Plies observed before a syntax error further on count for
@@ -124,7 +124,7 @@ fn a_needless_direction_is_respelled_by_both_lanes() {
     let text = "[Game \"pallankuzhi\"]\n[SetUp \"S 6,6,6,6,6,6,x/6,6,6,6,6,6,6 6-0 round=2\"]\n\n1. A:ccw b:ccw *\n";
     assert_eq!(compare("needless direction", text.as_bytes(), 1000), (1, 1));
     let game = &games(text.as_bytes())[0];
-    let checked = check::check_text(game, Some(DEFAULT_LAP_BUDGET), true, None);
+    let checked = check::check_text(game, Some(DEFAULT_LAP_BUDGET), Build::Record, None);
     assert_eq!(
         checked.parsed.unwrap().record.to_string().lines().last(),
         Some("1. A b *")
@@ -140,7 +140,7 @@ fn a_needless_direction_is_respelled_by_both_lanes() {
 fn a_move_whose_aftermath_is_undecided_is_refused_whole() {
     let text = "[Game \"pallankuzhi\"]\n[Options \"single-round\"]\n\n1. B+7 a+5 2. G+6 a+11 *\n";
     assert_eq!(compare("undecided aftermath", text.as_bytes(), 3), (0, 1));
-    let checked = check::check_text(&games(text.as_bytes())[0], Some(3), false, None);
+    let checked = check::check_text(&games(text.as_bytes())[0], Some(3), Build::Nothing, None);
     let messages: Vec<_> = checked.problems.iter().map(|p| &p.message).collect();
     assert_eq!(
         messages,
@@ -195,7 +195,7 @@ fn records_past_the_last_round_stop_at_the_end_of_the_match() {
                 (0, 1)
             );
             let game = &games(text.as_bytes())[0];
-            let checked = check::check_text(game, Some(DEFAULT_LAP_BUDGET), false, None);
+            let checked = check::check_text(game, Some(DEFAULT_LAP_BUDGET), Build::Nothing, None);
             let problem = &checked.problems[0];
             assert!(
                 problem

@@ -8,7 +8,8 @@
 use std::ops::{ControlFlow, Range};
 
 use mancala_notation::{
-    GameResult, GameText, Item, ParsedGame, RecordBuilder, TagValue, Visitor, visit_game,
+    GameResult, GameText, Item, ParsedGame, RecordBuilder, StandardTags, Tag, TagValue, Visitor,
+    visit_game,
 };
 use mancala_rules::{
     EndReason, Game, GameId, Move, Options, OptionsError, Outcome, PlayError, PlayReport, Position,
@@ -247,6 +248,9 @@ fn check_end(
 pub struct Checked {
     /// The record, when it was asked for and the text parses.
     pub parsed: Option<ParsedGame>,
+    /// The descriptive tags, when only they were asked for and the text
+    /// parses ([`Checked::tags`] reads them from either).
+    pub tags: Option<Tags>,
     /// `None` when the text does not parse.
     pub replay: Option<Replay>,
     pub problems: Vec<Problem>,
@@ -258,10 +262,22 @@ impl Checked {
         self.problems.is_empty()
     }
 
+    /// The record's descriptive tags, standard and extra, when they were
+    /// built (with the tags alone or with the whole record).
+    #[must_use]
+    pub fn tags(&self) -> Option<(&StandardTags, &[Tag])> {
+        match (&self.parsed, &self.tags) {
+            (Some(parsed), _) => Some((&parsed.record.tags, &parsed.record.extra)),
+            (None, Some(tags)) => Some((&tags.standard, &tags.extra)),
+            (None, None) => None,
+        }
+    }
+
     /// A text that is not a well-formed game: only that is reported.
     fn syntax(e: mancala_notation::ParseError) -> Checked {
         Checked {
             parsed: None,
+            tags: None,
             replay: None,
             problems: vec![problem(e.span, ProblemKind::Syntax, e.message)],
         }
@@ -269,35 +285,50 @@ impl Checked {
 }
 
 /// Reads and checks one game's text in one pass: every legal move is
-/// handed to `on_ply` (when given) as it is replayed, and the record is
-/// built alongside when `record` asks for it, its moves as the canonical
-/// notation writes them (a rightly named direction that a move does not
-/// choose is dropped). A syntax error anywhere is all that is reported
-/// (plies handed over before it count for nothing).
+/// handed to `on_ply` (when given) as it is replayed, and what `build` asks
+/// for is built alongside: the record, its moves as the canonical notation
+/// writes them (a rightly named direction that a move does not choose is
+/// dropped), or only its descriptive tags. A syntax error anywhere is all
+/// that is reported (plies handed over before it count for nothing).
 pub fn check_text(
     text: &GameText,
     lap_budget: Option<u32>,
-    record: bool,
+    build: Build,
     on_ply: Option<&mut dyn FnMut(&Ply<'_>)>,
 ) -> Checked {
     let source = match text.source() {
         Ok(source) => source,
         Err(e) => return Checked::syntax(e),
     };
-    if record {
-        let mut check = Check::new(RecordBuilder::new(source), lap_budget, on_ply);
-        check.source = Some(source);
-        match visit_game(source, &mut check) {
-            Ok(_) => check.finish(|builder| Some(builder.finish())),
-            Err(e) => Checked::syntax(e),
-        }
-    } else {
-        let mut check = Check::new(NoRecord, lap_budget, on_ply);
-        check.source = Some(source);
-        match visit_game(source, &mut check) {
-            Ok(_) => check.finish(|_| None),
-            Err(e) => Checked::syntax(e),
-        }
+    match build {
+        Build::Record => run(
+            source,
+            RecordBuilder::new(source),
+            lap_budget,
+            on_ply,
+            |b| (Some(b.finish()), None),
+        ),
+        Build::Tags => run(source, Tags::default(), lap_budget, on_ply, |t| {
+            (None, Some(t))
+        }),
+        Build::Nothing => run(source, NoRecord, lap_budget, on_ply, |_| (None, None)),
+    }
+}
+
+/// [`check_text`] feeding `visitor`, which `built` turns into what the
+/// check hands back.
+fn run<R: Visitor>(
+    source: &str,
+    visitor: R,
+    lap_budget: Option<u32>,
+    on_ply: Option<&mut dyn FnMut(&Ply<'_>)>,
+    built: impl FnOnce(R) -> (Option<ParsedGame>, Option<Tags>),
+) -> Checked {
+    let mut check = Check::new(visitor, lap_budget, on_ply);
+    check.source = Some(source);
+    match visit_game(source, &mut check) {
+        Ok(_) => check.finish(built),
+        Err(e) => Checked::syntax(e),
     }
 }
 
@@ -329,7 +360,7 @@ pub fn check_parsed(
         let _ = check.item(item.clone(), span);
     }
     check.result(record.result, spans.result.clone());
-    check.finish(|_| Some(parsed))
+    check.finish(|_| (Some(parsed), None))
 }
 
 /// The record read again up to its `ply`-th move (see
@@ -362,6 +393,40 @@ impl Visitor for ReadAgain {
 struct NoRecord;
 
 impl Visitor for NoRecord {}
+
+/// What [`check_text`] builds beside the check of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Build {
+    /// Nothing: the verdict alone.
+    Nothing,
+    /// The descriptive tags ([`Checked::tags`]), not the movetext.
+    Tags,
+    /// The whole record ([`Checked::parsed`]).
+    Record,
+}
+
+/// The descriptive tags of a game, kept as a record keeps them.
+#[derive(Debug, Default)]
+pub struct Tags {
+    pub standard: StandardTags,
+    /// The others, in order (the parser has made their names unique).
+    pub extra: Vec<Tag>,
+}
+
+impl Visitor for Tags {
+    fn tag(&mut self, tag: TagValue<'_>, _: Range<usize>, _: Range<usize>) -> ControlFlow<()> {
+        if let TagValue::Text { name, value } = tag {
+            match self.standard.get_mut(name) {
+                Some(slot) => *slot = Some(value.into_owned()),
+                None => self.extra.push(Tag {
+                    name: name.to_owned(),
+                    value: value.into_owned(),
+                }),
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
 
 /// The check of one record, as the notation's reader hands over its parts:
 /// the state machine every tool's check runs. Each move is played as it is
@@ -445,9 +510,11 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
 
     /// The verdict, once the whole text is read (`record` makes the record
     /// of what was fed to it).
-    fn finish(self, record: impl FnOnce(R) -> Option<ParsedGame>) -> Checked {
+    fn finish(self, built: impl FnOnce(R) -> (Option<ParsedGame>, Option<Tags>)) -> Checked {
+        let (parsed, tags) = built(self.record);
         Checked {
-            parsed: record(self.record),
+            parsed,
+            tags,
             // A well-formed text has a Game tag.
             replay: self.game_id.map(|game_id| Replay {
                 game_id,

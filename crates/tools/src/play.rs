@@ -19,7 +19,7 @@ use crate::input::{self, InputName};
 use crate::moves_arg;
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
 use crate::seat::{self, SeatInput, Typed};
-use mancala_check as check;
+use mancala_check::{self as check, Build};
 use mancala_diagram::{Highlights, Style, draw_position};
 
 const EXAMPLES: &str = "\
@@ -860,7 +860,8 @@ pub fn run(args: &Args) -> io::Result<u8> {
             };
             index += 1;
             let file = names[game.input].display();
-            let checked = check::check_text(&game.text, args.lap_budget.lap_budget, true, None);
+            let checked =
+                check::check_text(&game.text, args.lap_budget.lap_budget, Build::Record, None);
             // Only a valid record is continued: one whose result or end
             // reason is wrong says something false about the game.
             let (

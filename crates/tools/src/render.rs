@@ -14,7 +14,7 @@ use crate::input::{self, InputName, SourcedGame};
 use crate::moves_arg;
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::pictures::{DiagramFormat, Pictures, game_facts};
-use mancala_check::{self as check, Ply, ProblemKind};
+use mancala_check::{self as check, Build, Ply, ProblemKind};
 use mancala_diagram::{
     Charset, DEFAULT_MAX_LAPS, Frame, FramesJson, Style, draw_frames, lap_frames, ply_frame,
     position_frame,
@@ -540,7 +540,7 @@ impl Tool<'_> {
         let ignore_result = from_flags.is_some();
         let check = |on_ply: &mut dyn FnMut(&Ply<'_>)| match from_flags {
             Some(parsed) => check::check_parsed(parsed, lap_budget, Some(on_ply)),
-            None => check::check_text(text, lap_budget, true, Some(on_ply)),
+            None => check::check_text(text, lap_budget, Build::Record, Some(on_ply)),
         };
         let result = frames_of(
             check,

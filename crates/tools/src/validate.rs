@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use clap::Parser;
-use mancala_notation::{Record, format_setup};
+use mancala_notation::{Record, StandardTags, Tag, format_setup};
 use mancala_rules::{Game, GameId, Options, Outcome, RoundEnd, plural};
 use serde::Serialize;
 
@@ -85,6 +85,13 @@ struct JsonVerdict<'a> {
     end: Option<&'a str>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     rounds: Vec<RoundEnd>,
+    /// The record's Event, Site, Date, Round, South and North tags, as the
+    /// JSON record form writes them (when its text parses).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tags: Option<&'a StandardTags>,
+    /// Its other tags, in order.
+    #[serde(skip_serializing_if = "<[Tag]>::is_empty")]
+    extra: &'a [Tag],
 }
 
 #[derive(Debug, Serialize)]
@@ -114,21 +121,32 @@ struct Settings<'a> {
 }
 
 fn check_game(game: &SourcedGame, settings: &Settings<'_>) -> Checked {
-    // Only canonical text needs the record.
+    // Canonical text needs the record, and JSON verdicts its tags.
     let canonical = settings.format == Format::Text && !settings.quiet && !settings.keep_text;
+    let build = if canonical {
+        check::Build::Record
+    } else if settings.format == Format::Json {
+        check::Build::Tags
+    } else {
+        check::Build::Nothing
+    };
+    let checked = check::check_text(&game.text, settings.lap_budget, build, None);
+    let tags = checked.tags();
     let check::Checked {
         parsed,
         replay,
         problems,
-    } = check::check_text(&game.text, settings.lap_budget, canonical, None);
+        ..
+    } = &checked;
     let findings = Findings {
         game: replay.as_ref().map(|r| r.game_id),
         options: replay.as_ref().map(|r| r.options),
         plies: replay.as_ref().map_or(0, |r| r.plies),
         replayed: replay.as_ref().and_then(|r| r.game.as_ref()),
         round_ends: replay.as_ref().map_or(&[], |r| &r.round_ends),
-        problems: &problems,
+        problems,
         record: parsed.as_ref().map(|p| &p.record),
+        tags,
     };
     write_checked(game, settings, &findings)
 }
@@ -145,6 +163,8 @@ struct Findings<'a> {
     problems: &'a [Problem],
     /// The record, for canonical text (built only for that output).
     record: Option<&'a Record>,
+    /// The record's descriptive tags, for JSON verdicts.
+    tags: Option<(&'a StandardTags, &'a [Tag])>,
 }
 
 fn write_checked(game: &SourcedGame, settings: &Settings<'_>, findings: &Findings<'_>) -> Checked {
@@ -188,6 +208,8 @@ fn write_checked(game: &SourcedGame, settings: &Settings<'_>, findings: &Finding
                 winner: outcome.map(|o| o.winner.map_or("draw", |w| w.name())),
                 end: outcome.map(|o| o.reason.as_str()),
                 rounds: findings.round_ends.to_vec(),
+                tags: findings.tags.map(|(standard, _)| standard),
+                extra: findings.tags.map_or(&[], |(_, extra)| extra),
             };
             // Serializing plain data to a String cannot fail.
             out.stdout = serde_json::to_string(&verdict).unwrap_or_default();
@@ -289,12 +311,20 @@ pub fn run(args: &Args) -> io::Result<u8> {
     )?;
     stdout.flush()?;
     if !args.quiet {
-        output::error_line(&format!(
-            "checked {}: {valid} valid, {} invalid ({})",
-            plural(games as u64, "game"),
-            games - valid,
-            plural(plies as u64, "ply")
-        ));
+        // With JSON verdicts the summary is JSON too (on stderr, as play's).
+        let summary = match args.format {
+            Format::Json => format!(
+                "{{\"games\":{games},\"valid\":{valid},\"invalid\":{},\"plies\":{plies},\"unreadable_inputs\":{io_errors}}}",
+                games - valid
+            ),
+            Format::Text => format!(
+                "checked {}: {valid} valid, {} invalid ({})",
+                plural(games as u64, "game"),
+                games - valid,
+                plural(plies as u64, "ply")
+            ),
+        };
+        output::error_line(&summary);
     }
     Ok(if io_errors > 0 {
         EXIT_FAILURE
