@@ -433,3 +433,36 @@ fn matches_stopped_at_max_plies_are_counted_and_rounds_n_suggested() {
         out.stderr
     );
 }
+
+/// Every game of a run replays alone: game N of `--games` is the game
+/// `--first-game N` plays with the same seed and flags, byte for byte (its
+/// Round tag holds N, its Seed tag the seed).
+#[test]
+fn one_game_of_a_run_replays_alone() {
+    let flags = [
+        "--game",
+        "pallankuzhi",
+        "--south",
+        "alphabeta:depth=2",
+        "--north",
+        "mcts:playouts=40",
+        "--seed",
+        "11",
+    ];
+    let mut all = flags.to_vec();
+    all.extend(["--games", "4", "--quiet"]);
+    let run_of_four = run("mancala-play", &all, b"");
+    assert_eq!(run_of_four.code, 0, "{}", run_of_four.stderr);
+    let games: Vec<&str> = run_of_four.stdout.split("\n\n[Game ").collect();
+    assert_eq!(games.len(), 4);
+    let mut one = flags.to_vec();
+    one.extend(["--first-game", "3"]);
+    let alone = run("mancala-play", &one, b"");
+    assert_eq!(alone.code, 0, "{}", alone.stderr);
+    assert_eq!(
+        format!("[Game {}", games[2]).trim_end(),
+        alone.stdout.trim_end()
+    );
+    assert!(alone.stdout.contains("[Round \"3\"]"), "{}", alone.stdout);
+    assert!(alone.stdout.contains("[Seed \"11\"]"), "{}", alone.stdout);
+}

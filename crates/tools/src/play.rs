@@ -30,6 +30,7 @@ Examples:
   mancala-play --game pallankuzhi --south alphabeta --north mcts --seed 7
   mancala-play --game rio-kadalis -o rounds=5 --games 20   matches of five rounds
   mancala-play --games 1000 --south alphabeta:depth=4 --north greedy > games.mgn
+  mancala-play --south alphabeta:depth=4 --north greedy --first-game 517   game 517 of those alone
   mancala-play --game olinda-keliya --moves 'E:ccw a G' --plies 0
   mancala-validate game.mgn | mancala-play - --plies 10     continue a record
   mancala-play --game rio-kadalis --south human              play at the terminal
@@ -69,6 +70,11 @@ pub struct Args {
     /// Number of new games to play.
     #[arg(long, short = 'n', default_value_t = 1, conflicts_with = "records")]
     pub games: usize,
+    /// The number of the first new game. Game N of a run is played the same
+    /// in every run with the same seed and flags, so the record's Round and
+    /// Seed tags replay it alone: `--seed S --first-game N`.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "records")]
+    pub first_game: u64,
     /// Plies to add at most (default: play to the end).
     #[arg(long)]
     pub plies: Option<usize>,
@@ -796,7 +802,8 @@ pub fn run(args: &Args) -> io::Result<u8> {
         new_game_rules = Some(rules);
         let show_progress = args.games > 1 && !args.quiet && io::stderr().is_terminal() && !humans;
         for index in 0..args.games {
-            let mut seats = seats_for(index as u64 + 1).map_err(io::Error::other)?;
+            let number = args.first_game.saturating_add(index as u64);
+            let mut seats = seats_for(number).map_err(io::Error::other)?;
             let game = match Game::new(Position::new(rules)) {
                 Ok((game, _)) => game,
                 // Whether the first player can move is undecided under the
@@ -805,8 +812,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                     tool.out.flush()?;
                     let side = Position::new(rules).to_move();
                     output::error_line(&format!(
-                        "error: game {}: cannot start: whether {side} can move at ply 1 is undecided: {e} (--lap-budget)",
-                        index + 1
+                        "error: game {number}: cannot start: whether {side} can move at ply 1 is undecided: {e} (--lap-budget)"
                     ));
                     return Ok(EXIT_FAILURE);
                 }
@@ -816,8 +822,8 @@ pub fn run(args: &Args) -> io::Result<u8> {
             record.tags.event = Some("mancala-play".to_owned());
             record.tags.south = Some(seats[0].name());
             record.tags.north = Some(seats[1].name());
-            if args.games > 1 {
-                record.tags.round = Some((index + 1).to_string());
+            if args.games > 1 || args.first_game > 1 {
+                record.tags.round = Some(number.to_string());
             }
             record
                 .set_tag("Seed", args.seed.to_string())
@@ -828,7 +834,12 @@ pub fn run(args: &Args) -> io::Result<u8> {
                     .set_tag(check::LAP_BUDGET_TAG, budget.to_string())
                     .map_err(io::Error::other)?;
             }
-            let mut session = Session::new(index + 1, game, record, 0);
+            let mut session = Session::new(
+                usize::try_from(number).unwrap_or(usize::MAX),
+                game,
+                record,
+                0,
+            );
             if tool.play_session(&mut session, &mut seats)? {
                 tool.write_record(&session.record)?;
                 summary.add(&session);
