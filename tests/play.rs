@@ -466,3 +466,46 @@ fn one_game_of_a_run_replays_alone() {
     assert!(alone.stdout.contains("[Round \"3\"]"), "{}", alone.stdout);
     assert!(alone.stdout.contains("[Seed \"11\"]"), "{}", alone.stdout);
 }
+
+/// Every setting a player was given is in its record tag, `seed=` too, and
+/// a search that may run for hours is named before it starts.
+#[test]
+fn player_tags_hold_every_setting_and_deep_searches_are_warned_of() {
+    let out = run(
+        "mancala-play",
+        &[
+            "--south",
+            "random:seed=5",
+            "--north",
+            "mcts:playouts=10,seed=3",
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("[South \"random seed=5\"]"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("[North \"mcts playouts=10 seed=3\"]"),
+        "{}",
+        out.stdout
+    );
+    let deep = run(
+        "mancala-play",
+        &["--south", "alphabeta:depth=30", "--plies", "0"],
+        b"",
+    );
+    assert_eq!(deep.code, 0, "{}", deep.stderr);
+    assert!(
+        deep.stderr
+            .contains("warning: `alphabeta:depth=30` searches 30 plies deep with no time limit"),
+        "{}",
+        deep.stderr
+    );
+    for bounded in ["alphabeta:depth=30,ms=5", "alphabeta:depth=9"] {
+        let out = run("mancala-play", &["--south", bounded, "--plies", "0"], b"");
+        assert!(!out.stderr.contains("warning"), "{bounded}: {}", out.stderr);
+    }
+}

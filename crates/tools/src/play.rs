@@ -6,7 +6,7 @@ use std::io::{self, IsTerminal, Write};
 use std::ops::Range;
 
 use clap::Parser;
-use mancala_engine::{Player, PlayerSpec};
+use mancala_engine::{Player, PlayerKind, PlayerSpec};
 use mancala_notation::{GameResult, Item, Record};
 use mancala_rules::{
     DEFAULT_LAP_BUDGET, Dir, Game, GameId, Move, PlayError, PlayErrorKind, PlayReport, Position,
@@ -23,7 +23,10 @@ use mancala_check::{self as check, Build};
 use mancala_diagram::{Highlights, Style, draw_position};
 
 const EXAMPLES: &str = "\
-Players: random, greedy, alphabeta[:depth=N,ms=T], mcts[:playouts=N,ms=T], human.
+Players: random, greedy, alphabeta[:depth=N,ms=T] (depth at most 64; past 14 with no ms=
+it warns that a move may take hours), mcts[:playouts=N,ms=T], human. Every engine also
+takes seed=S, its own seed instead of one drawn from --seed; the record's South and North
+tags write every setting.
 
 Examples:
   mancala-play                                   one random Olowuka game
@@ -101,9 +104,15 @@ pub struct Args {
 
 /// A player as the command line names it.
 enum Seat {
-    Engine(Box<dyn Player>),
+    /// An engine, with the seed its spec fixed (`seed=N`), if any.
+    Engine(Box<dyn Player>, Option<u64>),
     Human,
 }
+
+/// Alpha-beta deeper than this, with no time limit, may think for minutes
+/// or hours a move (each ply deeper costs several times the last): play
+/// says so before it starts.
+const DEEP_SEARCH: u32 = 14;
 
 impl Seat {
     fn parse(text: &str, seed: u64) -> Result<Seat, String> {
@@ -113,14 +122,31 @@ impl Seat {
         let spec: PlayerSpec = text.parse().map_err(|e| {
             format!("invalid player `{text}`: {e}; or human, for a person at the terminal")
         })?;
-        Ok(Seat::Engine(spec.build(seed)))
+        Ok(Seat::Engine(spec.build(seed), spec.seed))
     }
 
+    /// The player as its record tag writes it: the engine and every
+    /// setting its spec gave, so that the record tells how it was played.
     fn name(&self) -> String {
         match self {
-            Seat::Engine(player) => player.name(),
+            Seat::Engine(player, None) => player.name(),
+            Seat::Engine(player, Some(seed)) => format!("{} seed={seed}", player.name()),
             Seat::Human => "human".to_owned(),
         }
+    }
+
+    /// A warning for a search that may run for hours, if `text` asks for one.
+    fn deep_search_warning(text: &str) -> Option<String> {
+        let spec: PlayerSpec = text.parse().ok()?;
+        let PlayerKind::AlphaBeta(budget) = spec.kind else {
+            return None;
+        };
+        let depth = budget.given_limit()?;
+        (depth > DEEP_SEARCH && budget.time().is_none()).then(|| {
+            format!(
+                "warning: `{text}` searches {depth} plies deep with no time limit, which may take hours a move; add a time limit, e.g. alphabeta:depth={depth},ms=1000"
+            )
+        })
     }
 }
 
@@ -370,7 +396,7 @@ impl Tool<'_> {
             }
             let side = session.game.position().to_move();
             let mv = match &mut seats[side.index()] {
-                Seat::Engine(player) => player.choose(&session.game),
+                Seat::Engine(player, _) => player.choose(&session.game),
                 Seat::Human => match self.ask_human(session, side)? {
                     HumanTurn::Move(mv) => Some(mv),
                     HumanTurn::Quit => break,
@@ -766,6 +792,11 @@ pub fn run(args: &Args) -> io::Result<u8> {
     if let Err(e) = seats_for(0) {
         output::error_line(&format!("error: {e}"));
         return Ok(EXIT_FAILURE);
+    }
+    for text in [&args.south, &args.north] {
+        if let Some(warning) = Seat::deep_search_warning(text) {
+            output::error_line(&warning);
+        }
     }
     let humans = [&args.south, &args.north].iter().any(|s| *s == "human");
     if humans && args.records.iter().any(|r| r.as_os_str() == "-") {
