@@ -172,30 +172,12 @@ impl<'a> Excerpt<'a> {
     }
 }
 
-/// The terminal columns a character takes: two for the wide ones (East
-/// Asian wide and full-width characters, most emoji), none for combining
-/// marks, zero-width characters and variation selectors, else one. The
-/// common blocks of Unicode's East Asian Width and general categories; no
-/// table of every code point is worth a dependency here.
+/// The terminal columns a character takes, as Unicode's East Asian Width
+/// and general categories say: two for wide characters (CJK, most emoji),
+/// none for combining marks and zero-width characters, else one (control
+/// characters, which reports escape, count one).
 pub(crate) fn columns(c: char) -> usize {
-    match u32::from(c) {
-        0x0300..=0x036F | 0x200B..=0x200F | 0xFE00..=0xFE0F => 0,
-        0x1100..=0x115F
-        | 0x2E80..=0x303E
-        | 0x3041..=0x33FF
-        | 0x3400..=0x4DBF
-        | 0x4E00..=0x9FFF
-        | 0xA000..=0xA4CF
-        | 0xAC00..=0xD7A3
-        | 0xF900..=0xFAFF
-        | 0xFE30..=0xFE4F
-        | 0xFF00..=0xFF60
-        | 0xFFE0..=0xFFE6
-        | 0x1F300..=0x1F64F
-        | 0x1F900..=0x1F9FF
-        | 0x20000..=0x3FFFD => 2,
-        _ => 1,
-    }
+    unicode_width::UnicodeWidthChar::width(c).unwrap_or(1)
 }
 
 /// `text` in at most `width` terminal columns: cut with `…` at its end
@@ -287,6 +269,10 @@ mod tests {
             ("1. D {日本} Q *", "Q", 12),
             ("1. D {e\u{301}} Q *", "Q", 9),
             ("{日本} 1. QQ *", "QQ", 10),
+            // Emoji past the old hand-written blocks, and a Devanagari
+            // vowel sign (a combining mark).
+            ("1. D {🚀} Q *", "Q", 10),
+            ("1. D {कु} Q *", "Q", 9),
         ];
         for (line, token, padding) in cases {
             let expected = format!("  | {}{}", " ".repeat(padding), "^".repeat(token.len()));
