@@ -8,8 +8,12 @@ use mancala_notation::{GameText, Locator};
 
 use mancala_check::Problem;
 
-/// Columns of source shown around the error on very long lines.
+/// Columns of source shown around the error on a line too long to show
+/// whole.
 const WINDOW: usize = 60;
+/// The width a report keeps within: a source line that fits beside its
+/// gutter is shown whole.
+const TERMINAL: usize = 80;
 
 const RED_BOLD: &str = "\x1b[1;31m";
 const BOLD: &str = "\x1b[1m";
@@ -60,7 +64,13 @@ fn render_located(
         paint(BOLD),
         paint(RED_BOLD)
     );
-    let excerpt = Excerpt::around(locator.text(), locator.line_start(), span, col as usize - 1);
+    let gutter = line_no.to_string().len();
+    // "N | " before the line.
+    let room = TERMINAL.saturating_sub(gutter + 3);
+    let excerpt = Excerpt::whole_line(locator.text(), locator.line_start(), span, room)
+        .unwrap_or_else(|| {
+            Excerpt::around(locator.text(), locator.line_start(), span, col as usize - 1)
+        });
     let chars: Vec<char> = String::from_utf8_lossy(excerpt.bytes).chars().collect();
     let caret = excerpt.caret.min(chars.len());
     let caret_end = excerpt.caret_end.clamp(caret, chars.len());
@@ -86,7 +96,6 @@ fn render_located(
             }
         })
         .collect();
-    let gutter = line_no.to_string().len();
     let blue = paint(BLUE);
     let _ = writeln!(out, "{blue}{:gutter$} |{reset}", "");
     let _ = writeln!(out, "{blue}{line_no} |{reset} {shown}");
@@ -120,6 +129,43 @@ struct Excerpt<'a> {
 }
 
 impl<'a> Excerpt<'a> {
+    /// The whole line starting at `line_start`, when it fits `room`
+    /// terminal columns; `None` for a longer line. Reads no further than a
+    /// line of that width could reach.
+    fn whole_line(
+        text: &'a [u8],
+        line_start: usize,
+        span: &Range<usize>,
+        room: usize,
+    ) -> Option<Excerpt<'a>> {
+        // No character is wider than 4 bytes: past that many, the line is
+        // longer than `room` characters (and so columns).
+        let reach = text.len().min(line_start + 4 * (room + 1));
+        let slice = &text[line_start..reach];
+        let end = match slice.iter().position(|&b| b == b'\n') {
+            Some(end) => end,
+            None if reach == text.len() => slice.len(),
+            None => return None,
+        };
+        let line = &slice[..end];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let shown = String::from_utf8_lossy(line);
+        if shown.chars().map(columns).sum::<usize>() > room {
+            return None;
+        }
+        let chars_to = |at: usize| {
+            let at = at.clamp(line_start, line_start + line.len()) - line_start;
+            String::from_utf8_lossy(&line[..at]).chars().count()
+        };
+        Some(Excerpt {
+            bytes: line,
+            caret: chars_to(span.start),
+            caret_end: chars_to(span.end.max(span.start)),
+            more_before: false,
+            more_after: false,
+        })
+    }
+
     /// The excerpt of the line starting at `line_start` around `span`,
     /// which starts `column` characters into the line. Reads no further
     /// than the excerpt: a line may be megabytes long.
@@ -245,7 +291,8 @@ pub fn render_problems(
 mod tests {
     use super::*;
 
-    fn caret_line(line: &str, at: &str) -> String {
+    /// The report of an error at `at` in `line`, the third line of a game.
+    fn report(line: &str, at: &str) -> String {
         let text = format!("[Game \"olowuka\"]\n\n{line}\n");
         let game = GameText {
             len: text.len() as u64,
@@ -256,7 +303,11 @@ mod tests {
         let start = game.bytes.len() - 1 - line.len() + line.find(at).unwrap();
         let mut out = String::new();
         render(&mut out, "x", &game, &(start..start + at.len()), "m", false);
-        out.lines().last().unwrap().to_owned()
+        out
+    }
+
+    fn caret_line(line: &str, at: &str) -> String {
+        report(line, at).lines().last().unwrap().to_owned()
     }
 
     /// The caret stands under its token in a terminal: wide characters
@@ -277,6 +328,23 @@ mod tests {
         for (line, token, padding) in cases {
             let expected = format!("  | {}{}", " ".repeat(padding), "^".repeat(token.len()));
             assert_eq!(caret_line(line, token), expected, "{line}");
+        }
+    }
+
+    /// A line that fits 80 columns beside its gutter is shown whole; one
+    /// column more and only a window around the error is.
+    #[test]
+    fn a_line_that_fits_80_columns_is_shown_whole() {
+        // "3 | " leaves 76 columns.
+        for (len, whole) in [(76, true), (77, false)] {
+            let line = format!(
+                "{}Q *",
+                "A ".repeat((len - 3) / 2) + &" ".repeat((len - 3) % 2)
+            );
+            assert_eq!(line.chars().count(), len);
+            let shown = report(&line, "Q").lines().nth(2).unwrap().to_owned();
+            assert_eq!(shown == format!("3 | {line}"), whole, "{len}: {shown}");
+            assert_eq!(shown.contains('…'), !whole, "{len}: {shown}");
         }
     }
 
