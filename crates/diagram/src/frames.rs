@@ -4,8 +4,8 @@
 use std::fmt::{self, Write};
 
 use mancala_rules::{
-    Capture, CaptureKind, Dir, Event, GameId, Hole, LapEnd, Move, Observer, Options, PlayError,
-    PlayErrorKind, Played, Position, Relay, Rules, Side, Trace, plural,
+    Capture, CaptureKind, Dir, Event, GameId, Hole, LapEnd, Move, NoTrace, Observer, Options,
+    PlayError, PlayErrorKind, Played, Position, Relay, Rules, Side, Trace, plural,
 };
 use serde::Serialize;
 
@@ -164,58 +164,48 @@ pub fn position_frame(position: &Position) -> Frame {
 /// undecided, or (Olowuka) that starve the opponent while a feeding move
 /// exists.
 pub fn lap_frames(before: &Position, mv: Move, max_laps: usize) -> Result<Vec<Frame>, PlayError> {
+    let mut frames = Vec::new();
+    for_each_lap_frame(before, mv, max_laps, |frame| frames.push(frame))?;
+    Ok(frames)
+}
+
+/// [`lap_frames`] one frame at a time: each frame goes to `sink` as soon as
+/// the move's sowing has made it, and only the lap being sown (and the
+/// frame before it) is held, so that memory stays the same whatever
+/// `max_laps` is.
+///
+/// The move is first played untraced to learn how it ends: an error comes
+/// back before any frame reaches `sink`, and the last frame drawn (which
+/// sums the move up) is known when its lap is sown.
+pub fn for_each_lap_frame(
+    before: &Position,
+    mv: Move,
+    max_laps: usize,
+    mut sink: impl FnMut(Frame),
+) -> Result<(), PlayError> {
     let max_laps = max_laps.max(1);
-    let (recorder, result) = record(before, mv, max_laps)?;
-    let game = before.rules().game();
-    let mover = before.to_move();
-    let mut frames = vec![Frame {
-        kind: FrameKind::Before { mv },
-        heading: vec![before_heading(before, mv)],
-        board: Board::of(before),
-        highlights: Highlights {
-            lifted: Some(mv.hole),
-            ..Highlights::NONE
-        },
-        events: Vec::new(),
-    }];
-    // In the middle of the move the mover is sowing, in the direction the
-    // move chose if it is Olinda Keliya's first.
-    let mut board = Board::of(before);
-    board.sowing = true;
-    board.directions = move_directions(before, mv);
-    let laps = split_laps(&recorder.trace.events);
-    let drawn = laps.len().min(result.laps_to_draw(max_laps));
-    for (number, lap) in (1..).zip(&laps[..drawn]) {
-        let summary = LapSummary::read(lap);
-        summary.apply(&mut board);
-        frames.push(Frame {
-            kind: FrameKind::Lap { lap: number },
-            heading: summary.describe(number, game, mover, &board),
-            board: board.clone(),
-            highlights: summary.highlights(),
-            events: lap.to_vec(),
-        });
-    }
+    let result = sow(before, mv, &mut NoTrace)?;
+    let mut stream = LapStream::new(before, mv, result.laps_to_draw(max_laps), &mut sink);
+    sow(before, mv, &mut stream)?;
+    let (mut last, drawn, board, last_hole) = stream.finish();
     match result {
         MoveResult::Finite { position, laps } => {
             if laps > drawn as u64 {
-                frames.push(Frame {
+                sink(last);
+                last = Frame {
                     kind: FrameKind::Lap { lap: laps },
                     heading: vec![format!(
                         "laps {} to {laps} not drawn (at most {max_laps} are)",
                         drawn + 1
                     )],
-                    board: board.clone(),
+                    board,
                     highlights: Highlights {
-                        last: recorder.last,
+                        last: last_hole,
                         ..Highlights::NONE
                     },
                     events: Vec::new(),
-                });
+                };
             }
-            let last = frames
-                .last_mut()
-                .expect("frames start with the position before");
             debug_assert!(
                 laps > drawn as u64
                     || (last.board.south == Board::of(&position).south
@@ -236,19 +226,140 @@ pub fn lap_frames(before: &Position, mv: Move, max_laps: usize) -> Result<Vec<Fr
             cycle,
             ends_in,
         } => {
-            let last = frames
-                .last_mut()
-                .expect("frames start with the position before");
             if first_repeat > drawn as u64 {
                 last.heading.push(format!(
                     "laps after {drawn} not drawn (at most {max_laps} are)"
                 ));
             }
             last.heading.push(endless_note(first_repeat, cycle));
-            last.heading.push(endless_verdict(game, ends_in.is_some()));
+            last.heading
+                .push(endless_verdict(before.rules().game(), ends_in.is_some()));
         }
     }
-    Ok(frames)
+    sink(last);
+    Ok(())
+}
+
+/// The observer behind [`for_each_lap_frame`]: it keeps the events of the
+/// lap being sown, turns them into that lap's frame when the next lap
+/// starts (a lap's captures follow its end), and hands on the frame before,
+/// which is then final. Laps past the `to_draw`-th are not drawn.
+struct LapStream<'s, F: FnMut(Frame)> {
+    game: GameId,
+    mover: Side,
+    to_draw: u64,
+    /// Laps started so far.
+    laps: u64,
+    /// The events of lap `laps`, while it is one to draw.
+    lap: Trace,
+    /// The board after the last lap made into a frame.
+    board: Board,
+    /// The last frame made, held back: the last of all is completed by
+    /// the move's result.
+    held: Frame,
+    drawn: usize,
+    /// The last sown hole of the whole move, drawn laps or not.
+    last: Option<Hole>,
+    sink: &'s mut F,
+}
+
+impl<'s, F: FnMut(Frame)> LapStream<'s, F> {
+    fn new(before: &Position, mv: Move, to_draw: usize, sink: &'s mut F) -> Self {
+        // In the middle of the move the mover is sowing, in the direction
+        // the move chose if it is Olinda Keliya's first.
+        let mut board = Board::of(before);
+        board.sowing = true;
+        board.directions = move_directions(before, mv);
+        LapStream {
+            game: before.rules().game(),
+            mover: before.to_move(),
+            to_draw: to_draw as u64,
+            laps: 0,
+            lap: Trace::default(),
+            board,
+            held: Frame {
+                kind: FrameKind::Before { mv },
+                heading: vec![before_heading(before, mv)],
+                board: Board::of(before),
+                highlights: Highlights {
+                    lifted: Some(mv.hole),
+                    ..Highlights::NONE
+                },
+                events: Vec::new(),
+            },
+            drawn: 0,
+            last: None,
+            sink,
+        }
+    }
+
+    fn recording(&self) -> bool {
+        self.laps <= self.to_draw
+    }
+
+    /// Makes the frame of the lap whose events are held, if any.
+    fn end_lap(&mut self) {
+        if self.lap.events.is_empty() {
+            return;
+        }
+        let events = std::mem::take(&mut self.lap.events);
+        self.drawn += 1;
+        let number = self.drawn as u64;
+        let summary = LapSummary::read(&events);
+        summary.apply(&mut self.board);
+        let heading = summary.describe(number, self.game, self.mover, &self.board);
+        let highlights = summary.highlights();
+        let frame = Frame {
+            kind: FrameKind::Lap { lap: number },
+            heading,
+            board: self.board.clone(),
+            highlights,
+            events,
+        };
+        (self.sink)(std::mem::replace(&mut self.held, frame));
+    }
+
+    /// The last frame (not yet handed on), the number of laps drawn, the
+    /// board after them and the move's last sown hole.
+    fn finish(mut self) -> (Frame, usize, Board, Option<Hole>) {
+        self.end_lap();
+        (self.held, self.drawn, self.board, self.last)
+    }
+}
+
+impl<F: FnMut(Frame)> Observer for LapStream<'_, F> {
+    fn lap_start(&mut self, hole: Hole, seeds: u8) {
+        self.end_lap();
+        self.laps += 1;
+        if self.recording() {
+            self.lap.lap_start(hole, seeds);
+        }
+    }
+
+    fn sow(&mut self, hole: Hole) {
+        if self.recording() {
+            self.lap.sow(hole);
+        }
+    }
+
+    fn capture(&mut self, capture: Capture) {
+        if self.recording() {
+            self.lap.capture(capture);
+        }
+    }
+
+    fn grand_slam_left(&mut self, hole: Hole, seeds: u8) {
+        if self.recording() {
+            self.lap.grand_slam_left(hole, seeds);
+        }
+    }
+
+    fn lap_end(&mut self, last: Hole, end: LapEnd, board: &[u8], stores: [u8; 2]) {
+        self.last = Some(last);
+        if self.recording() {
+            self.lap.lap_end(last, end, board, stores);
+        }
+    }
 }
 
 /// Ply `number` of a game: the position after `mv`, headed by the move and
@@ -357,7 +468,13 @@ fn record(
     max_laps: usize,
 ) -> Result<(Recorder, MoveResult), PlayError> {
     let mut recorder = Recorder::new(max_laps);
-    let result = match before.play_traced(mv, &mut recorder) {
+    let result = sow(before, mv, &mut recorder)?;
+    Ok((recorder, result))
+}
+
+/// Plays `mv` for `observer`, endless moves included.
+fn sow(before: &Position, mv: Move, observer: &mut impl Observer) -> Result<MoveResult, PlayError> {
+    Ok(match before.play_traced(mv, observer) {
         Ok(Played::Finite { position, laps }) => MoveResult::Finite { position, laps },
         Ok(Played::Endless {
             position,
@@ -382,8 +499,7 @@ fn record(
             ends_in: None,
         },
         Err(error) => return Err(error),
-    };
-    Ok((recorder, result))
+    })
 }
 
 /// A [`Trace`] of the first `max_laps` laps, plus what a ply needs from the

@@ -51,8 +51,8 @@ mod svg;
 
 pub use draw::{Board, Charset, Highlights, Mark, Style, draw_board, draw_position};
 pub use frames::{
-    DEFAULT_MAX_LAPS, Frame, FrameKind, FramesJson, draw_frame, draw_frames, lap_frames, ply_frame,
-    position_frame,
+    DEFAULT_MAX_LAPS, Frame, FrameKind, FramesJson, draw_frame, draw_frames, for_each_lap_frame,
+    lap_frames, ply_frame, position_frame,
 };
 pub use html::{GameFacts, write_html};
 pub use svg::{MAX_DOTS, MAX_LAP_ENDS, View, write_svg};

@@ -5,7 +5,7 @@ use std::ops::RangeInclusive;
 
 use clap::Parser;
 use mancala_notation::{GameResult, GameText, Item, ParsedGame, Record, Spans, parse_setup};
-use mancala_rules::{EndReason, GameId, Position, RoundEnd, Rules, plural};
+use mancala_rules::{EndReason, GameId, Move, PlayError, Position, RoundEnd, Rules, plural};
 use serde::Serialize;
 
 use crate::diagnostic;
@@ -16,8 +16,8 @@ use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::pictures::{DiagramFormat, Pictures, game_facts};
 use mancala_check::{self as check, Build, Ply, ProblemKind};
 use mancala_diagram::{
-    Charset, DEFAULT_MAX_LAPS, Frame, FramesJson, Style, draw_frames, lap_frames, ply_frame,
-    position_frame,
+    Charset, DEFAULT_MAX_LAPS, Frame, FramesJson, Style, draw_frame, for_each_lap_frame,
+    lap_frames, ply_frame, position_frame,
 };
 
 const EXAMPLES: &str = "\
@@ -277,6 +277,42 @@ fn outcome_line(record_result: GameResult, replay: &check::Replay) -> String {
     }
 }
 
+/// What is drawn of one game.
+enum Drawing {
+    Frames(Vec<Frame>),
+    /// One move lap by lap ([`lap_frames`]), its frames made as they are
+    /// written: a move of a million laps is never held whole.
+    Laps {
+        before: Position,
+        mv: Move,
+    },
+}
+
+impl Drawing {
+    fn is_empty(&self) -> bool {
+        matches!(self, Drawing::Frames(frames) if frames.is_empty())
+    }
+
+    /// Hands each frame to `sink` in order. An error (a move that cannot be
+    /// drawn) comes before any frame.
+    fn for_each_frame(self, max_laps: usize, sink: impl FnMut(Frame)) -> Result<(), PlayError> {
+        match self {
+            Drawing::Frames(frames) => {
+                frames.into_iter().for_each(sink);
+                Ok(())
+            }
+            Drawing::Laps { before, mv } => for_each_lap_frame(&before, mv, max_laps, sink),
+        }
+    }
+
+    fn into_frames(self, max_laps: usize) -> Result<Vec<Frame>, PlayError> {
+        match self {
+            Drawing::Frames(frames) => Ok(frames),
+            Drawing::Laps { before, mv } => lap_frames(&before, mv, max_laps),
+        }
+    }
+}
+
 /// The frames of one valid game, or a message when the selection does not
 /// exist in it. With `ignore_result`, a record whose only faults are its result or end
 /// reason (one built from the command line) is drawn all the same.
@@ -285,7 +321,7 @@ fn frames_of(
     selection: &Selection,
     max_laps: usize,
     ignore_result: bool,
-) -> Result<(Vec<Frame>, check::Checked), String> {
+) -> Result<(Drawing, check::Checked), String> {
     let mut frames = Vec::new();
     let mut error = None;
     let mut start = None;
@@ -363,7 +399,7 @@ fn frames_of(
             .retain(|p| !matches!(p.kind, ProblemKind::Result | ProblemKind::Termination));
     }
     if !checked.is_valid() {
-        return Ok((illegal_ply_laps(&checked, selection, max_laps), checked));
+        return Ok((illegal_ply_laps(&checked, selection), checked));
     }
     if let Some(e) = error {
         return Err(e);
@@ -420,7 +456,7 @@ fn frames_of(
                     plural(replay.plies as u64, "ply")
                 ));
             };
-            frames = lap_frames(&before, mv, max_laps).map_err(|e| e.to_string())?;
+            return Ok((Drawing::Laps { before, mv }, checked));
         }
         Selection::Plies { .. } if frames.is_empty() => {
             let rounds = game.position().round() as usize;
@@ -439,20 +475,16 @@ fn frames_of(
         }
         _ => {}
     }
-    Ok((frames, checked))
+    Ok((Drawing::Frames(frames), checked))
 }
 
 /// `--laps N` on the very move that makes a record invalid: an endless move
 /// is worth seeing lap by lap up to its repeat (the error is reported too).
-fn illegal_ply_laps(
-    checked: &check::Checked,
-    selection: &Selection,
-    max_laps: usize,
-) -> Vec<Frame> {
+fn illegal_ply_laps(checked: &check::Checked, selection: &Selection) -> Drawing {
     let (Selection::Laps(n), Some(parsed), Some(replay)) =
         (selection, &checked.parsed, &checked.replay)
     else {
-        return Vec::new();
+        return Drawing::Frames(Vec::new());
     };
     let stopped_at_it =
         replay.plies + 1 == *n && checked.problems.iter().any(|p| p.kind == ProblemKind::Move);
@@ -461,9 +493,12 @@ fn illegal_ply_laps(
         parsed.record.moves().nth(n - 1),
         stopped_at_it,
     ) else {
-        return Vec::new();
+        return Drawing::Frames(Vec::new());
     };
-    lap_frames(game.position(), mv, max_laps).unwrap_or_default()
+    Drawing::Laps {
+        before: *game.position(),
+        mv,
+    }
 }
 
 /// The game that `--game`, `-o`, `--setup` and `--moves` describe, and the
@@ -548,72 +583,139 @@ impl Tool<'_> {
             self.args.max_laps as usize,
             ignore_result,
         );
-        let (frames, checked) = match result {
+        let (drawing, checked) = match result {
             Ok(done) => done,
-            Err(message) => {
-                self.out.flush()?;
-                output::error_line(&format!("{file}: game {index}: {message}"));
-                self.invalid += 1;
-                return Ok(());
-            }
+            Err(message) => return self.not_drawn(file, index, &message),
         };
-        if !checked.is_valid() {
+        let valid = checked.is_valid();
+        if !valid {
             let mut report = String::new();
             diagnostic::render_problems(&mut report, file, text, &checked.problems, self.err_color);
             self.out.flush()?;
             io::stderr().lock().write_all(report.as_bytes())?;
             self.invalid += 1;
-            if frames.is_empty() {
+            if drawing.is_empty() {
                 return Ok(());
             }
         }
-        self.write_frames(file, index, &frames, checked)
+        match self.write_frames(file, index, drawing, checked)? {
+            Ok(()) => Ok(()),
+            // A move that cannot be drawn lap by lap in an invalid record
+            // is the error already reported.
+            Err(_) if !valid => Ok(()),
+            Err(e) => self.not_drawn(file, index, &e.to_string()),
+        }
     }
 
+    /// Says why a game is not drawn.
+    fn not_drawn(&mut self, file: &str, index: usize, message: &str) -> io::Result<()> {
+        self.out.flush()?;
+        output::error_line(&format!("{file}: game {index}: {message}"));
+        self.invalid += 1;
+        Ok(())
+    }
+
+    /// Writes a game's frames, each as soon as it is made (`--laps`
+    /// draws a move's laps while it is sown); a move that cannot be drawn
+    /// is the inner error, and then nothing is written.
     fn write_frames(
         &mut self,
         file: &str,
         index: usize,
-        frames: &[Frame],
+        drawing: Drawing,
         checked: check::Checked,
-    ) -> io::Result<()> {
+    ) -> io::Result<Result<(), PlayError>> {
         let Some(rules) = checked.replay.as_ref().and_then(|r| r.rules) else {
-            return Ok(());
+            return Ok(Ok(()));
         };
+        let max_laps = self.args.max_laps as usize;
         match self.args.format {
-            DiagramFormat::Svg => self.pictures.svg(&mut self.out, self.seen, frames)?,
-            DiagramFormat::Html => {
-                let source = format!("{}: game {index}", source_name(file));
-                let record = checked.parsed.as_ref().map(|p| &p.record);
-                let facts = game_facts(source, record, self.args.ply.unwrap_or(0));
-                self.pictures
-                    .html(&mut self.out, self.seen, frames, &facts)?;
+            DiagramFormat::Svg | DiagramFormat::Html => {
+                let frames = match drawing.into_frames(max_laps) {
+                    Ok(frames) => frames,
+                    Err(e) => return Ok(Err(e)),
+                };
+                if self.args.format == DiagramFormat::Svg {
+                    self.pictures.svg(&mut self.out, self.seen, &frames)?;
+                } else {
+                    let source = format!("{}: game {index}", source_name(file));
+                    let record = checked.parsed.as_ref().map(|p| &p.record);
+                    let facts = game_facts(source, record, self.args.ply.unwrap_or(0));
+                    self.pictures
+                        .html(&mut self.out, self.seen, &frames, &facts)?;
+                }
             }
             DiagramFormat::Json => {
+                // The line `{…,"frames":[…]}` written piece by piece: what
+                // comes before the frames, each frame, then `]}`.
                 let value = GameFrames {
                     file,
                     index,
-                    frames: FramesJson::new(rules, frames),
+                    frames: FramesJson::new(rules, &[]),
                 };
-                serde_json::to_writer(&mut self.out, &value)?;
-                self.out.write_all(b"\n")?;
+                let mut prefix = serde_json::to_vec(&value)?;
+                prefix.truncate(
+                    prefix
+                        .strip_suffix(b"]}")
+                        .expect("a game's JSON ends with its frames")
+                        .len(),
+                );
+                let out = &mut self.out;
+                let mut written = Ok(());
+                let mut first = true;
+                let drawn = drawing.for_each_frame(max_laps, |frame| {
+                    if written.is_ok() {
+                        let separator: &[u8] = if first { &prefix } else { b"," };
+                        first = false;
+                        written = out
+                            .write_all(separator)
+                            .and_then(|()| Ok(serde_json::to_writer(&mut *out, &frame)?));
+                    }
+                });
+                if let Err(e) = drawn {
+                    return Ok(Err(e));
+                }
+                written?;
+                if first {
+                    out.write_all(&prefix)?;
+                }
+                out.write_all(b"]}\n")?;
             }
             DiagramFormat::Text => {
+                let mut text = String::new();
                 if self.drawn > 0 {
-                    self.out.write_all(b"\n")?;
+                    text.push('\n');
                 }
                 let record = checked.parsed.as_ref().map(|p| &p.record);
                 let players =
                     record.and_then(|r| Some((r.tags.south.as_deref()?, r.tags.north.as_deref()?)));
-                let mut text = heading(source_name(file), index, players);
-                let _ = draw_frames(&mut text, frames, self.style);
-                self.out.write_all(text.as_bytes())?;
+                text.push_str(&heading(source_name(file), index, players));
+                let (out, style) = (&mut self.out, self.style);
+                let mut written = Ok(());
+                let mut first = true;
+                let drawn = drawing.for_each_frame(max_laps, |frame| {
+                    if written.is_ok() {
+                        if !first {
+                            text.push('\n');
+                        }
+                        first = false;
+                        let _ = draw_frame(&mut text, &frame, style);
+                        written = out.write_all(text.as_bytes());
+                        text.clear();
+                    }
+                });
+                if let Err(e) = drawn {
+                    return Ok(Err(e));
+                }
+                written?;
+                out.write_all(text.as_bytes())?;
             }
         }
         self.drawn += 1;
         // Each game reaches stdout as soon as it is drawn: a slow producer
         // upstream does not hold back the games before.
-        self.out.flush()
+        self.out.flush()?;
+        Ok(Ok(()))
     }
 }
 
