@@ -13,11 +13,12 @@ lint:
 ci:
     bash .ci/run
 
-# Benchmarks: rules playouts, engine nodes, validator throughput.
+# Benchmarks: rules playouts, engine nodes, validator throughput, render --laps memory.
 bench:
     cargo bench -p mancala-rules
     cargo bench -p mancala-engine
     python3 crates/bench/benches/validate.py --floor
+    python3 crates/bench/benches/render_laps.py
 
 # Play a few games, check them and draw the final positions.
 demo game="olowuka":

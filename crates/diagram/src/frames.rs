@@ -13,8 +13,9 @@ use super::draw::{Board, Highlights, Style, draw_board, side_name, write_wrapped
 
 /// How many laps of one move [`lap_frames`] draws, and [`ply_frame`] keeps
 /// events of, unless told otherwise. Natural games stay far below it (the
-/// longest cycle seen is 1,197 laps); it bounds the memory a pathological
-/// move can take.
+/// longest cycle seen is 1,197 laps); it bounds what a pathological move
+/// writes (lap frames are made one at a time, so their memory is bounded
+/// whatever the limit) and the events a ply frame keeps.
 pub const DEFAULT_MAX_LAPS: usize = 10_000;
 
 /// What a frame shows.
