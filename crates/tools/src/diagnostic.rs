@@ -291,15 +291,20 @@ pub fn render_problems(
 mod tests {
     use super::*;
 
-    /// The report of an error at `at` in `line`, the third line of a game.
-    fn report(line: &str, at: &str) -> String {
-        let text = format!("[Game \"olowuka\"]\n\n{line}\n");
-        let game = GameText {
+    /// A game whose third line is `line`, ended by `eol`.
+    fn game_with(line: &str, eol: &str) -> GameText {
+        let text = format!("[Game \"olowuka\"]\n\n{line}{eol}");
+        GameText {
             len: text.len() as u64,
             bytes: text.into_bytes(),
             first_line: 1,
             offset: 0,
-        };
+        }
+    }
+
+    /// The report of an error at `at` in `line`, the third line of a game.
+    fn report(line: &str, at: &str) -> String {
+        let game = game_with(line, "\n");
         let start = game.bytes.len() - 1 - line.len() + line.find(at).unwrap();
         let mut out = String::new();
         render(&mut out, "x", &game, &(start..start + at.len()), "m", false);
@@ -354,13 +359,7 @@ mod tests {
     fn a_long_line_is_shown_around_the_error() {
         let before = "A ".repeat(40);
         let line = format!("{before}Q {}*", "b ".repeat(40));
-        let text = format!("[Game \"olowuka\"]\n\n{line}\r\n");
-        let game = GameText {
-            len: text.len() as u64,
-            bytes: text.into_bytes(),
-            first_line: 1,
-            offset: 0,
-        };
+        let game = game_with(&line, "\r\n");
         let at = game.bytes.iter().position(|&b| b == b'Q').unwrap();
         let mut out = String::new();
         render(&mut out, "x", &game, &(at..at + 1), "m", false);
