@@ -7,7 +7,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::options::{Opt, Rules};
-use crate::position::{Lean, Move, PlayError, PlayErrorKind, Played, Position};
+use crate::position::{Lean, Move, PlayError, PlayErrorKind, Played, Position, gains};
 use crate::side::Side;
 use crate::trace::{NoTrace, Observer};
 
@@ -204,14 +204,6 @@ impl History {
         }
         self.push(key);
     }
-}
-
-/// Seeds each side gained from stores `before` to `after`. Seeds leave the
-/// board only into the stores, so a move is irreversible exactly when
-/// something is gained.
-#[inline(always)]
-fn gains(before: [u8; 2], after: [u8; 2]) -> [u32; 2] {
-    Side::BOTH.map(|s| u32::from(after[s.index()]) - u32::from(before[s.index()]))
 }
 
 /// A game in progress: a position plus what one position cannot know —

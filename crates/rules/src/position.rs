@@ -342,7 +342,7 @@ impl Position {
     #[inline]
     #[must_use]
     pub fn gains_to(&self, stores: [u8; 2]) -> [u32; 2] {
-        Side::BOTH.map(|s| u32::from(stores[s.index()]) - u32::from(self.store(s)))
+        gains(self.stores, stores)
     }
 
     /// Olowuka's end at 25: whether the captures here end the game (see
@@ -806,6 +806,14 @@ impl Position {
         self.round_starter = self.round_starter.opposite();
         self.to_move = self.round_starter;
     }
+}
+
+/// Seeds each side gained from stores `before` to `after` (see
+/// [`Position::gains_to`]): for [`crate::Game`], which keeps only the
+/// stores of the position before a move.
+#[inline(always)]
+pub(crate) fn gains(before: [u8; 2], after: [u8; 2]) -> [u32; 2] {
+    Side::BOTH.map(|s| u32::from(after[s.index()]) - u32::from(before[s.index()]))
 }
 
 /// The result of [`Position::play`].
