@@ -94,6 +94,13 @@ pub fn illegal_move(mv: Move, ply: usize, mover: Side, e: &PlayError) -> String 
     format!("illegal move {mv} (ply {ply}, {mover} to move): {e}")
 }
 
+/// What the tools say of a move whose `+N` annotation (`claimed`) is not
+/// what `mover` gains with it.
+#[must_use]
+pub fn misannotation(mv: Move, claimed: u32, mover: Side, gained: u32) -> String {
+    format!("move {mv} is annotated +{claimed}, but {mover} gains {gained} seeds with it")
+}
+
 fn problem(span: Range<usize>, kind: ProblemKind, message: impl Into<String>) -> Problem {
     Problem {
         span,
@@ -615,7 +622,7 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
         self.problems.push(problem(
             span,
             ProblemKind::Annotation,
-            format!("move {mv} is annotated +{claimed}, but {mover} gains {gained} seeds with it"),
+            misannotation(mv, claimed, mover, gained),
         ));
     }
 

@@ -8,6 +8,9 @@ use mancala_rules::{DEFAULT_LAP_BUDGET, GameId, Options, Rules};
 
 use crate::output::ColorChoice;
 
+/// The game a tool plays or draws when `--game` names none.
+pub const DEFAULT_GAME: GameId = GameId::Olowuka;
+
 /// `--game` and `-o`: a game and its variant options.
 #[derive(Debug, Clone, clap::Args)]
 pub struct GameFlags {
@@ -29,19 +32,19 @@ pub struct GameFlags {
 }
 
 impl GameFlags {
-    /// The game named, or `default`.
+    /// The game named, or [`DEFAULT_GAME`].
     #[must_use]
-    pub fn game_or(&self, default: GameId) -> GameId {
-        self.game.unwrap_or(default)
+    pub fn game_or_default(&self) -> GameId {
+        self.game.unwrap_or(DEFAULT_GAME)
     }
 
-    /// The rules of the game named (or `default`) with the options given,
+    /// The rules of the game named (or [`DEFAULT_GAME`]) with the options given,
     /// under `lap_budget` (the default budget when `None`): every `-o`
     /// value read as one list of option words, so that an option given
     /// twice is refused wherever it stands.
-    pub fn rules(&self, default: GameId, lap_budget: Option<u32>) -> Result<Rules, String> {
+    pub fn rules(&self, lap_budget: Option<u32>) -> Result<Rules, String> {
         let options: Options = self.options.join(" ").parse().map_err(|e| format!("{e}"))?;
-        Rules::new(self.game_or(default), options)
+        Rules::new(self.game_or_default(), options)
             .and_then(|r| r.with_lap_budget(lap_budget.unwrap_or(DEFAULT_LAP_BUDGET)))
             .map_err(|e| e.to_string())
     }

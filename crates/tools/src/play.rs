@@ -9,8 +9,8 @@ use clap::Parser;
 use mancala_engine::{Player, PlayerKind, PlayerSpec};
 use mancala_notation::{GameResult, Item, Record};
 use mancala_rules::{
-    DEFAULT_LAP_BUDGET, Dir, Game, GameId, Move, PlayError, PlayErrorKind, PlayReport, Position,
-    Rules, Side, plural,
+    DEFAULT_LAP_BUDGET, Dir, Game, Move, PlayError, PlayErrorKind, PlayReport, Position, Rules,
+    Side, plural,
 };
 
 use crate::diagnostic::{self, escape_controls};
@@ -47,7 +47,7 @@ Exit status: 0 ok, 1 an input record or a --moves move is invalid, 2 usage or I/
     version,
     after_help = EXAMPLES,
     mut_arg("game", |a| a
-        .default_value("olowuka")
+        .default_value(crate::flags::DEFAULT_GAME.as_str())
         .help("The game of new games (records carry their own).")
         .conflicts_with("records")),
     mut_arg("options", |a| a
@@ -301,10 +301,7 @@ fn play_moves_arg(session: &mut Session, moves: &str) -> Result<(), (Range<usize
         {
             return Err((
                 arg.span,
-                format!(
-                    "move {} is annotated +{claimed}, but {mover} gains {gained} seeds with it",
-                    arg.mv
-                ),
+                check::misannotation(arg.mv, claimed, mover, gained),
             ));
         }
     }
@@ -760,7 +757,7 @@ impl Summary {
 }
 
 fn new_rules(args: &Args) -> Result<Rules, String> {
-    args.game.rules(GameId::Olowuka, args.lap_budget.lap_budget)
+    args.game.rules(args.lap_budget.lap_budget)
 }
 
 fn progress(done: usize, total: usize) {

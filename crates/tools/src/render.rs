@@ -5,7 +5,7 @@ use std::ops::RangeInclusive;
 
 use clap::Parser;
 use mancala_notation::{GameResult, GameText, Item, ParsedGame, Record, Spans, parse_setup};
-use mancala_rules::{EndReason, GameId, Move, PlayError, Position, RoundEnd, Rules, plural};
+use mancala_rules::{EndReason, Move, PlayError, Position, RoundEnd, Rules, plural};
 use serde::Serialize;
 
 use crate::diagnostic;
@@ -507,7 +507,7 @@ fn illegal_ply_laps(checked: &check::Checked, selection: &Selection) -> Drawing 
 fn game_from_flags(args: &Args, color: bool) -> Result<(GameText, ParsedGame), (String, u8)> {
     let usage = |e: String| (format!("error: {e}\n"), EXIT_FAILURE);
     // The lap budget is applied where the record is checked.
-    let rules = args.game.rules(GameId::Olowuka, None).map_err(usage)?;
+    let rules = args.game.rules(None).map_err(usage)?;
     let flag_error = |name: &str, text: &str, span: std::ops::Range<usize>, message: &str| {
         let mut report = String::new();
         diagnostic::render(
@@ -920,7 +920,9 @@ mod tests {
 
     #[test]
     fn round_notes_name_empty_rounds() {
-        let position = Position::new(mancala_rules::Rules::standard(GameId::Pallankuzhi));
+        let position = Position::new(mancala_rules::Rules::standard(
+            mancala_rules::GameId::Pallankuzhi,
+        ));
         let end = |round| RoundEnd {
             round,
             reason: mancala_rules::EndReason::NoMoves,
