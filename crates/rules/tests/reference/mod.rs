@@ -565,6 +565,8 @@ impl RefMatch {
                 if !self.rules.endless_ends_game {
                     return Err(RefError::Illegal("endless"));
                 }
+                // The board stays as it was; the turn passes as after any move.
+                self.to_move = 1 - self.to_move;
                 self.end_round("endless-move")
             }
             RefVerdict::Finite { board, .. } => {
