@@ -7,7 +7,7 @@ mod common;
 mod reference;
 
 use mancala_rules::{
-    Game, GameId, Move, Opt, Options, Played, Position, Rules, Setup, Side, Status,
+    Game, GameId, Move, Opt, Options, PlayErrorKind, Played, Position, Rules, Setup, Side, Status,
 };
 use mancala_testkit::{random_rules, random_setup, random_start};
 use proptest::prelude::*;
@@ -16,7 +16,7 @@ use common::{
     Agreed, compare_move, crate_move, endless_cases, endless_fixture_path, endless_line, ref_board,
     ref_match, ref_move, side_index, sowing_configs,
 };
-use reference::{RefMatch, RefVerdict};
+use reference::{RefError, RefMatch, RefVerdict};
 
 fn start_with(rules: Rules, to_move: Side) -> Position {
     let setup = Setup {
@@ -390,9 +390,15 @@ fn random_game_against_reference(seed: u64, max_plies: usize) -> Result<usize, S
     };
     let pos = random_start(&mut rng, rules);
     let (mut game, report) = Game::new(pos).map_err(|e| ctx(0, e.to_string()))?;
-    let mut reference = ref_match(&pos)
-        .start()
-        .map_err(|e| ctx(0, format!("{e:?}")))?;
+    let mut reference = match ref_match(&pos).start() {
+        Ok(reference) => reference,
+        // The reference lists every move at a start; a move undecided under
+        // the budget must be undecided for the crate too (the game stops here).
+        Err(RefError::Undecided) => {
+            return both_undecided(game.position(), 0).map_err(|e| ctx(0, e));
+        }
+        Err(e) => return Err(ctx(0, format!("{e:?}"))),
+    };
     let mut round_ends = report.round_ends.len();
     let mut plies = 0;
     loop {
@@ -416,6 +422,9 @@ fn random_game_against_reference(seed: u64, max_plies: usize) -> Result<usize, S
         if plies == max_plies {
             return Ok(plies);
         }
+        if let Err(RefError::Undecided) = reference.legal_moves() {
+            return both_undecided(game.position(), plies).map_err(|e| ctx(plies, e));
+        }
         let ours = game
             .position()
             .legal_moves()
@@ -431,9 +440,14 @@ fn random_game_against_reference(seed: u64, max_plies: usize) -> Result<usize, S
         let report = game
             .play(crate_move(rules, pick))
             .map_err(|e| ctx(plies, e.to_string()))?;
-        reference
-            .play(pick)
-            .map_err(|e| ctx(plies, format!("reference: {e:?}")))?;
+        match reference.play(pick) {
+            Ok(()) => {}
+            // The reference's end check lists every move of the next player.
+            Err(RefError::Undecided) => {
+                return both_undecided(game.position(), plies + 1).map_err(|e| ctx(plies + 1, e));
+            }
+            Err(e) => return Err(ctx(plies, format!("reference: {e:?}"))),
+        }
         for (got, want) in report
             .round_ends
             .iter()
@@ -447,6 +461,15 @@ fn random_game_against_reference(seed: u64, max_plies: usize) -> Result<usize, S
         }
         round_ends += report.round_ends.len();
         plies += 1;
+    }
+}
+
+/// Where the reference finds a move of `pos` undecided under the lap budget,
+/// the crate must too; the random game ends there.
+fn both_undecided(pos: &Position, plies: usize) -> Result<usize, String> {
+    match pos.legal_moves() {
+        Err(e) if matches!(e.kind, PlayErrorKind::Undecided { .. }) => Ok(plies),
+        other => Err(format!("reference: a move is undecided; crate: {other:?}")),
     }
 }
 
