@@ -868,7 +868,7 @@ fn capture_list(mover: Side, recorder: &Recorder) -> String {
     parts.join("; ")
 }
 
-/// Which laps repeat, in the terms of rules.md: lap-start state `s_j`
+/// Which laps repeat, in the terms of spec/rules/common.md §4: lap-start state `s_j`
 /// (after `j` laps) equals `s_i`, `i = j - cycle`.
 fn endless_note(first_repeat: u64, cycle: u64) -> String {
     let earlier = first_repeat - cycle;

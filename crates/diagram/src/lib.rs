@@ -27,7 +27,7 @@
 //! `x` a hole captured (a legend line says which appear); with colour on,
 //! these holes are also cyan, green and red.
 //!
-//! Lap headings read like rules.md's worked examples:
+//! Lap headings read like the worked examples of spec/rules/:
 //!
 //! ```text
 //! lap 1: E(5) sown a b(pasu, South +4) c d e, ends in e; A holds 2: relay from A
@@ -67,7 +67,7 @@ mod tests {
         Rules::new(game, options.parse::<Options>().unwrap()).unwrap()
     }
 
-    /// Reads rules.md's board notation, `A3 B0 … | a1 b1 …`, with `#` for a
+    /// Reads the board notation of spec/rules/, `A3 B0 … | a1 b1 …`, with `#` for a
     /// closed hole (`F#`).
     fn position(
         rules: Rules,

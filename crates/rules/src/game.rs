@@ -175,7 +175,7 @@ impl History {
     }
 
     /// How a move ends the game (or round) by itself under `rules`, in
-    /// rules.md's order: Olowuka's 25 (the move left `stores`), then the
+    /// the rules' order: Olowuka's 25 (the move left `stores`), then the
     /// third occurrence of the position `key` (never after an irreversible
     /// move, which clears the history). "Cannot move" comes after these and
     /// needs the next position's moves.
@@ -286,7 +286,7 @@ impl Game {
         self.play_traced(mv, &mut NoTrace)
     }
 
-    /// Plays `mv` and applies every end check of rules.md in order: endless
+    /// Plays `mv` and applies every end check of the rules in order: endless
     /// move, Olowuka's 25, repetition, then "cannot move". What
     /// [`Game::play_unsettled`] left open is settled first (an error there
     /// is about that earlier move). A move refused, or one whose end cannot

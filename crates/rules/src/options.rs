@@ -549,7 +549,7 @@ impl Rules {
         }
     }
 
-    /// Sets the lap budget B of rules.md's "Bounded work".
+    /// Sets the lap budget B (spec/rules/common.md §4).
     pub fn with_lap_budget(mut self, laps: u32) -> Result<Rules, OptionsError> {
         if laps == 0 {
             return Err(OptionsError::ZeroBudget);
@@ -636,7 +636,7 @@ impl Rules {
     }
 
     /// How a match (see [`Rules::plays_rounds`]) ends after round `round`
-    /// ended with `holdings` (South's, North's), in rules.md's order: a
+    /// ended with `holdings` (South's, North's), in the rules' order: a
     /// player who cannot fill a single hole ends it first
     /// ([`EndReason::CannotRefill`]), then `rounds=N` after round N
     /// ([`EndReason::RoundsPlayed`]). `None` when the next round starts.

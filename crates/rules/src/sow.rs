@@ -6,7 +6,7 @@ use crate::options::{Opt, Options, Rules};
 use crate::side::{Dir, Hole, Side};
 use crate::trace::{Capture, CaptureKind, LapEnd, NoTrace, Observer};
 
-/// rules.md's default lap budget B.
+/// The default lap budget B (spec/rules/common.md §4).
 pub const DEFAULT_LAP_BUDGET: u32 = 1_000_000;
 
 /// Holes on the track: South's row (indices `0..n`) then North's (`n..2n`),
@@ -600,7 +600,7 @@ impl Sower<'_> {
     }
 
     /// Sows a whole move from `start`, relay after relay, and rules it finite,
-    /// endless or undecided exactly as rules.md's "Bounded work" says.
+    /// endless or undecided exactly as spec/rules/common.md §4 says.
     ///
     /// Brent's cycle detection over lap-start states `s_k = (board, hole to
     /// lift)` needs constant memory. If `s_j = s_i` for some `i < j ≤ B`, the

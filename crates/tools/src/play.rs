@@ -410,7 +410,7 @@ impl Tool<'_> {
             };
             let report = match session.play(mv) {
                 Ok(report) => report,
-                // rules.md's lap budget: no verdict either way, so the game
+                // the lap budget: no verdict either way, so the game
                 // stops here, unfinished, and says why.
                 Err(
                     e @ PlayError {
