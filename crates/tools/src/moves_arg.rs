@@ -1,6 +1,9 @@
 //! `--moves`: movetext given on the command line, read by the notation's own
 //! parser, so that whatever a record may say (`1. E:ccw+6 d`, `1.E`) can be
-//! pasted, and errors point into the flag's text.
+//! pasted, and errors point into the flag's text. A move typed at
+//! mancala-play's human seat is read by the same parser, after the
+//! spellings people type besides the notation's (`E ccw`, `E:CCW`) are
+//! put in its form.
 
 use std::ops::Range;
 
@@ -31,11 +34,16 @@ pub fn text(moves: &str) -> GameText {
 
 /// Reads `--moves`: moves, move numbers and comments, without a result.
 pub fn parse(moves: &str) -> Result<Vec<MoveArg>, ParseError> {
+    parse_as(moves, NAME)
+}
+
+/// Reads `moves` as [`parse`] does; `what` names the text in messages.
+fn parse_as(moves: &str, what: &str) -> Result<Vec<MoveArg>, ParseError> {
     const HEAD: &str = "[Game \"olowuka\"]\n";
     if moves.contains('\n') || moves.contains('\r') {
         return Err(ParseError {
             span: 0..moves.len(),
-            message: "--moves takes a single line".to_owned(),
+            message: format!("{what} takes a single line"),
         });
     }
     let text = format!("{HEAD}{moves} *");
@@ -46,7 +54,7 @@ pub fn parse(moves: &str) -> Result<Vec<MoveArg>, ParseError> {
     let parsed = parse_game(&text).map_err(|e| {
         // The closing `*` is ours: a result in the flag is text after it.
         let message = if e.span.start >= HEAD.len() + moves.len() {
-            "--moves holds moves only, not a result".to_owned()
+            format!("{what} holds moves only, not a result")
         } else {
             e.message
         };
@@ -67,12 +75,67 @@ pub fn parse(moves: &str) -> Result<Vec<MoveArg>, ParseError> {
             Item::Round { .. } => {
                 return Err(ParseError {
                     span: shift(span),
-                    message: "--moves holds moves only; rounds begin by themselves".to_owned(),
+                    message: format!("{what} holds moves only; rounds begin by themselves"),
                 });
             }
         }
     }
     Ok(out)
+}
+
+/// Reads a line typed at the human seat: one move as `--moves` takes it (a
+/// move number before it, `1.` or `1...`, is allowed and not checked, as
+/// in a record; `+N` after it is kept, for the seat to check), or as
+/// people type it: the direction after a space (`E ccw`, `E :cw`) and in
+/// either case (`E:CCW`). The hole's case is the notation's here; the seat
+/// reads either case as the player's own hole.
+pub fn parse_typed(line: &str) -> Result<MoveArg, String> {
+    let mut words: Vec<String> = Vec::new();
+    for word in line.split_whitespace() {
+        let lower = word.to_ascii_lowercase();
+        let bare = lower.trim_start_matches(':');
+        let direction = ["ccw", "cw"].iter().any(|dir| {
+            bare.strip_prefix(dir)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('+'))
+        });
+        // `E ccw`, `E: cw`: the direction joins its hole.
+        if direction
+            && let Some(last) = words.last_mut()
+            && let [label] | [label, b':'] = last.as_bytes()
+            && label.is_ascii_alphabetic()
+        {
+            *last = format!("{}:{bare}", char::from(*label));
+            continue;
+        }
+        // `E:CCW`: the direction in the notation's case.
+        match word.split_once(':') {
+            Some((label, dir)) if label.len() == 1 => {
+                words.push(format!("{label}:{}", dir.to_ascii_lowercase()));
+            }
+            _ => words.push(word.to_owned()),
+        }
+    }
+    let text = words.join(" ");
+    let mut moves = parse_as(&text, "a typed move").map_err(|e| {
+        // The notation's word for a token it cannot read lists what a
+        // record's movetext may hold; the seat says what it reads.
+        if e.message.starts_with("unexpected `") {
+            format!(
+                "`{}` is not a move: type a hole such as E (help lists what the seat reads)",
+                mancala_rules::shorten(text.get(e.span).unwrap_or(&text))
+            )
+        } else {
+            e.message
+        }
+    })?;
+    match moves.len() {
+        1 => Ok(moves.remove(0)),
+        0 => Err("no move there: type a hole, e.g. A (help lists what the seat reads)".to_owned()),
+        n => Err(format!(
+            "`{}` holds {n} moves: type one move at a time",
+            mancala_rules::shorten(line.trim())
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -87,6 +150,41 @@ mod tests {
         assert_eq!(moves[0].captured, Some(6));
         assert_eq!(moves[0].span, 3..10);
         assert_eq!(moves[3].span, 26..29);
+    }
+
+    #[test]
+    fn what_people_type_at_the_seat() {
+        let read = |line: &str| parse_typed(line).map(|m| (m.mv.to_string(), m.captured));
+        let e_ccw = Ok(("E:ccw".to_owned(), None));
+        for line in [
+            "E:ccw",
+            "E ccw",
+            "E:CCW",
+            "E CCW",
+            " E  :Ccw ",
+            "E: ccw",
+            "1. E ccw",
+        ] {
+            assert_eq!(read(line), e_ccw, "{line:?}");
+        }
+        assert_eq!(read("A+3"), Ok(("A".to_owned(), Some(3))));
+        assert_eq!(read("E cw+2"), Ok(("E:cw".to_owned(), Some(2))));
+        assert_eq!(read("1. A"), Ok(("A".to_owned(), None)));
+        assert_eq!(read("1... a"), Ok(("a".to_owned(), None)));
+        assert_eq!(read("12.b {a note}"), Ok(("b".to_owned(), None)));
+        let refused = [
+            ("A b", "2 moves"),
+            ("1.", "no move"),
+            ("E:up", "unknown direction `up`"),
+            ("A 24-24", "not a result"),
+            ("R2", "rounds begin by themselves"),
+            ("hello", "`hello` is not a move"),
+            ("E up", "`up` is not a move"),
+        ];
+        for (line, why) in refused {
+            let message = parse_typed(line).unwrap_err();
+            assert!(message.contains(why), "{line:?}: {message}");
+        }
     }
 
     #[test]

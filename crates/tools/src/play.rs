@@ -9,8 +9,8 @@ use clap::Parser;
 use mancala_engine::{Player, PlayerKind, PlayerSpec};
 use mancala_notation::{GameResult, Item, Record};
 use mancala_rules::{
-    DEFAULT_LAP_BUDGET, Dir, Game, Move, PlayError, PlayErrorKind, PlayReport, Position, Rules,
-    Side, plural,
+    DEFAULT_LAP_BUDGET, Game, Move, NoTrace, Observer, PlayError, PlayErrorKind, PlayReport,
+    Position, Rules, Side, plural,
 };
 
 use crate::diagnostic::{self, escape_controls};
@@ -27,6 +27,13 @@ Players: random, greedy, alphabeta[:depth=N,ms=T] (depth at most 64; past 14 wit
 it warns that a move may take hours), mcts[:playouts=N,ms=T], human. Every engine also
 takes seed=S, its own seed instead of one drawn from --seed; the record's South and North
 tags write every setting.
+
+At the human seat, type the hole to sow from (A or a: either case is your own hole);
+Olinda Keliya's first move adds its direction (E:ccw or E:cw, also E ccw or E:CCW;
+after a hole alone the seat asks for it). As in a record, a move number (1. A, 1... a)
+may come before the move and +N after it (checked: a wrong count is not played).
+help, hint, undo and quit are understood; arrow keys are ignored. After each move the
+seat tells its laps, every gain and round end, and at the end who won.
 
 Examples:
   mancala-play                                   one random Olowuka game
@@ -210,9 +217,18 @@ impl Session {
     /// Plays `mv`, appending it (with its capture count) and any round
     /// markers to the record.
     fn play(&mut self, mv: Move) -> Result<PlayReport, PlayError> {
+        self.play_observed(mv, &mut NoTrace)
+    }
+
+    /// [`Session::play`], the move's steps told to `observer`.
+    fn play_observed<O: Observer>(
+        &mut self,
+        mv: Move,
+        observer: &mut O,
+    ) -> Result<PlayReport, PlayError> {
         let mover = self.game.position().to_move();
         let canonical = self.game.position().canonical_move(mv);
-        let report = self.game.play(mv)?;
+        let report = self.game.play_traced(mv, observer)?;
         // North's move is numbered after anything but South's move.
         let after_south = matches!(self.record.items.last(), Some(Item::Move { mv, .. }) if mv.hole.side == Side::South);
         let gained = report.gained[mover.index()];
@@ -408,7 +424,17 @@ impl Tool<'_> {
                 }
                 break;
             };
-            let report = match session.play(mv) {
+            // With a person at the board, each move is told in words: its
+            // steps are gathered as it is sown.
+            let human = seats.iter().any(|s| matches!(s, Seat::Human));
+            let mut steps = seat::MoveSteps::default();
+            let before = *session.game.position();
+            let played = if human {
+                session.play_observed(mv, &mut steps)
+            } else {
+                session.play(mv)
+            };
+            let report = match played {
                 Ok(report) => report,
                 // the lap budget: no verdict either way, so the game
                 // stops here, unfinished, and says why.
@@ -427,21 +453,9 @@ impl Tool<'_> {
                     )));
                 }
             };
-            if seats.iter().any(|s| matches!(s, Seat::Human)) {
-                let gained = report.gained[side.index()];
-                let gain = if gained > 0 {
-                    format!(" +{gained}")
-                } else {
-                    String::new()
-                };
-                let mut note = format!("{side} plays {mv}{gain}\n");
-                for end in &report.round_ends {
-                    note.push_str(&format!(
-                        "round {} over ({}): south {} - north {}\n",
-                        end.round, end.reason, end.holdings[0], end.holdings[1]
-                    ));
-                }
-                self.report(&note)?;
+            if human {
+                let shown = before.canonical_move(mv);
+                self.report(&seat::move_note(side, shown, &before, &report, &steps))?;
             }
             added += 1;
         }
@@ -458,11 +472,8 @@ impl Tool<'_> {
         let _ = draw_position(&mut text, session.game.position(), &Highlights::NONE, style);
         match session.game.outcome() {
             Some(o) => {
-                let _ = writeln!(
-                    text,
-                    "game over ({}): {}-{}",
-                    o.reason, o.score[0], o.score[1]
-                );
+                let rounds = session.game.position().rules().plays_rounds();
+                let _ = writeln!(text, "{}", seat::outcome_words(&o, rounds));
             }
             None => text.push_str("game left unfinished\n"),
         }
@@ -472,6 +483,9 @@ impl Tool<'_> {
     fn ask_human(&mut self, session: &mut Session, side: Side) -> io::Result<HumanTurn> {
         let style = Style::ASCII.with_colour(self.color);
         let mut board_shown = false;
+        // A move typed without the direction that this first move chooses:
+        // the next line is asked for it.
+        let mut wants_direction: Option<moves_arg::MoveArg> = None;
         loop {
             let position = *session.game.position();
             let mut prompt = String::new();
@@ -504,12 +518,32 @@ impl Tool<'_> {
                 }
                 return Ok(HumanTurn::Quit);
             }
-            let list: Vec<String> = decided.iter().map(|m| m.to_string()).collect();
-            let _ = write!(
-                prompt,
-                "{side} to move [{}] (help, hint, undo, quit)> ",
-                list.join(" ")
-            );
+            if let Some(arg) = &wants_direction {
+                let _ = write!(
+                    prompt,
+                    "{} sows which way? ccw (counter-clockwise) or cw (clockwise)> ",
+                    arg.mv
+                );
+            } else {
+                // A first move that chooses the direction: each hole once,
+                // when it may go either way.
+                let mut list: Vec<String> = decided.iter().map(|m| m.to_string()).collect();
+                let mut with = "";
+                if position.direction_due() {
+                    let mut holes: Vec<String> =
+                        decided.iter().map(|m| m.hole.to_string()).collect();
+                    holes.dedup();
+                    if holes.len() * 2 == decided.len() {
+                        list = holes;
+                        with = ", each :ccw or :cw";
+                    }
+                }
+                let _ = write!(
+                    prompt,
+                    "{side} to move [{}{with}] (help, hint, undo, quit)> ",
+                    list.join(" ")
+                );
+            }
             self.report(&prompt)?;
             let Some(seat) = &self.seat else {
                 return Ok(HumanTurn::Quit);
@@ -540,12 +574,21 @@ impl Tool<'_> {
                     return Ok(HumanTurn::Quit);
                 }
             };
+            let (line, dropped) = seat::without_controls(&line);
             let word = line.trim();
-            match word {
-                "" => continue,
+            if word.is_empty() {
+                if dropped {
+                    self.report(
+                        "arrow and other control keys are ignored: type a move, or help\n",
+                    )?;
+                }
+                continue;
+            }
+            let pending = wants_direction.take();
+            match word.to_ascii_lowercase().as_str() {
                 "quit" | "q" => return Ok(HumanTurn::Quit),
                 "help" | "?" => {
-                    self.report(&human_help(&position))?;
+                    self.report(&seat::help(&position))?;
                 }
                 "hint" => {
                     let hint = "alphabeta"
@@ -567,16 +610,53 @@ impl Tool<'_> {
                     self.report(text)?;
                     return Ok(HumanTurn::Undone);
                 }
-                _ => match read_human_move(word, side, &position) {
-                    Ok(mv) => match session.game.clone().play(mv) {
-                        Ok(_) => return Ok(HumanTurn::Move(mv)),
-                        Err(e) => {
-                            self.report(&format!("illegal: {}\n", escape_controls(&e.to_string())))?
+                _ => {
+                    let typed = match (pending, seat::direction_word(word)) {
+                        (Some(mut arg), Some(dir)) => {
+                            arg.mv.dir = Some(dir);
+                            Ok(arg)
                         }
-                    },
-                    // The message quotes what was typed (shortened).
-                    Err(e) => self.report(&format!("{}\n", escape_controls(&e)))?,
-                },
+                        _ => moves_arg::parse_typed(word),
+                    };
+                    let arg = match typed {
+                        Ok(arg) => arg,
+                        // The message quotes what was typed (shortened).
+                        Err(e) => {
+                            self.report(&format!("{}\n", escape_controls(&e)))?;
+                            continue;
+                        }
+                    };
+                    let mv = seat::own_hole(arg.mv, side);
+                    // Asked only of a hole that can be played: another
+                    // is refused at once, below.
+                    if position.direction_due()
+                        && mv.dir.is_none()
+                        && decided.iter().any(|d| d.hole == mv.hole)
+                    {
+                        wants_direction = Some(moves_arg::MoveArg { mv, ..arg });
+                        continue;
+                    }
+                    match session.game.clone().play(mv) {
+                        Err(e) => {
+                            self.report(&format!(
+                                "illegal: {}\n",
+                                escape_controls(&e.to_string())
+                            ))?;
+                        }
+                        // A `+N` typed is checked as a record's is: a wrong
+                        // count is not played.
+                        Ok(report) => match arg.captured {
+                            Some(claimed) if claimed != report.gained[side.index()] => {
+                                let gained = report.gained[side.index()];
+                                self.report(&format!(
+                                    "{}; not played\n",
+                                    check::misannotation(mv, claimed, side, gained)
+                                ))?;
+                            }
+                            _ => return Ok(HumanTurn::Move(mv)),
+                        },
+                    }
+                }
             }
         }
     }
@@ -632,43 +712,6 @@ enum HumanTurn {
     Move(Move),
     Undone,
     Quit,
-}
-
-fn human_help(position: &Position) -> String {
-    let n = position.rules().holes();
-    let last = (b'A' + n as u8 - 1) as char;
-    let mut text = format!(
-        "Type the hole to sow from: A..{last} for South, a..{} for North (either case names your own hole).\n",
-        last.to_ascii_lowercase()
-    );
-    if position.direction_due() {
-        text.push_str(
-            "This first move also chooses the direction: e.g. E:ccw (counter-clockwise) or E:cw.\n",
-        );
-    }
-    text.push_str("hint: an engine's suggestion; undo: take back your last move; quit: stop (the record is written unfinished).\n");
-    text
-}
-
-/// A hole label typed by a person: either case names their own hole.
-fn read_human_move(word: &str, side: Side, position: &Position) -> Result<Move, String> {
-    let mut mv: Move = word
-        .parse()
-        .map_err(|e: mancala_rules::ParseMoveError| e.to_string())?;
-    let label = mv.hole.label();
-    let own = match side {
-        Side::South => label.to_ascii_uppercase(),
-        Side::North => label.to_ascii_lowercase(),
-    };
-    mv.hole = mancala_rules::Hole::from_label(own).ok_or("not a hole")?;
-    if position.direction_due() && mv.dir.is_none() {
-        return Err(format!("choose a direction too: {mv}:ccw or {mv}:cw"));
-    }
-    if mv.dir == Some(Dir::Ccw) || mv.dir == Some(Dir::Cw) || !position.direction_due() {
-        Ok(mv)
-    } else {
-        Err("unknown direction".to_owned())
-    }
 }
 
 /// What a note on a game stopped at `--max-plies` adds: a match of rounds

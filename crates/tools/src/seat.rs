@@ -1,12 +1,18 @@
-//! What the person at mancala-play's human seat types, and the signals
-//! that stop them. Lines are read on a thread of their own, so that Ctrl-C
-//! (SIGINT) or SIGTERM can end a game while the seat waits for a line: the
-//! game then ends as `quit` ends it, its record written unfinished.
+//! mancala-play's human seat: what the person there types, the signals
+//! that stop them, and what they are told of each move and of the end.
+//! Lines are read on a thread of their own, so that Ctrl-C (SIGINT) or
+//! SIGTERM can end a game while the seat waits for a line: the game then
+//! ends as `quit` ends it, its record written unfinished.
 
+use std::fmt::Write as _;
 use std::io::{self, BufRead};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
+
+use mancala_rules::{
+    Capture, Dir, Hole, LapEnd, Move, Outcome, PlayReport, Position, Side, plural,
+};
 
 /// Bytes of a typed line kept: a move or a command is a few bytes; a
 /// longer line is refused whole (and its bytes not kept).
@@ -152,6 +158,245 @@ fn memchr_newline(bytes: &[u8]) -> Option<usize> {
     bytes.iter().position(|&b| b == b'\n')
 }
 
+/// A typed line without what a terminal sends for keys that are not text:
+/// escape sequences (arrow, function and Alt keys, `ESC [ A`, `ESC O P`,
+/// and strings such as `ESC ] … BEL`) and other control characters. A tab
+/// counts as a space. The line's text, and whether anything was dropped.
+/// (A terminal in its usual line mode echoes such keys itself, as `^[[A`;
+/// nothing of them reaches the screen from us.)
+#[must_use]
+pub fn without_controls(line: &str) -> (String, bool) {
+    let mut text = String::with_capacity(line.len());
+    let mut dropped = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\t' => text.push(' '),
+            '\u{1b}' => {
+                dropped = true;
+                match chars.next() {
+                    // CSI: parameters and intermediates, then a final byte.
+                    Some('[') => {
+                        let _ = chars.by_ref().find(|c| ('\u{40}'..='\u{7e}').contains(c));
+                    }
+                    // SS3 (arrow keys in application mode): one more.
+                    Some('O') => {
+                        chars.next();
+                    }
+                    // OSC, DCS, SOS, PM, APC: up to BEL or `ESC \\`.
+                    Some(']' | 'P' | 'X' | '^' | '_') => {
+                        while let Some(c) = chars.next() {
+                            if c == '\u{7}' || (c == '\u{1b}' && chars.next_if_eq(&'\\').is_some())
+                            {
+                                break;
+                            }
+                        }
+                    }
+                    // Alt and a key, or a lone escape.
+                    _ => {}
+                }
+            }
+            c if c.is_control() => dropped = true,
+            c => text.push(c),
+        }
+    }
+    (text, dropped)
+}
+
+/// What `help` says at the seat: the forms a move may be typed in, and the
+/// commands.
+#[must_use]
+pub fn help(position: &Position) -> String {
+    let n = position.rules().holes();
+    let last = char::from(b'A' + n as u8 - 1);
+    let mut text = format!(
+        "Type the hole to sow from: A..{last} for South, a..{} for North (either case names\n  \
+         your own hole).\n",
+        last.to_ascii_lowercase()
+    );
+    if position.direction_due() {
+        text.push_str(
+            "This first move also chooses the direction: E:ccw (counter-clockwise) or E:cw;\n  \
+             E ccw and E:CCW are read too, and a hole alone is asked its direction.\n",
+        );
+    }
+    text.push_str(
+        "As in a record, a move number may come before the move (1. A, 1... a) and +N\n  \
+         after it, the seeds it gains: a wrong count is not played. Arrow keys are ignored.\n\
+         hint: an engine's suggestion; undo: take back your last move; quit: stop (the\n  \
+         record is written unfinished).\n",
+    );
+    text
+}
+
+/// `mv` on `side`'s own row: at the seat either case names the player's
+/// own hole.
+#[must_use]
+pub fn own_hole(mut mv: Move, side: Side) -> Move {
+    mv.hole.side = side;
+    mv
+}
+
+/// The direction a line gives alone, when a move was typed without it:
+/// `ccw` or `cw` in any case, with or without the notation's `:`, or the
+/// words.
+#[must_use]
+pub fn direction_word(word: &str) -> Option<Dir> {
+    match word.trim_start_matches(':').to_ascii_lowercase().as_str() {
+        "ccw" | "counter-clockwise" | "counterclockwise" | "anticlockwise" => Some(Dir::Ccw),
+        "cw" | "clockwise" => Some(Dir::Cw),
+        _ => None,
+    }
+}
+
+/// Holes a note names at most (laps' ends, holes taken from): a move may
+/// run to the lap budget.
+const SHOWN: usize = 8;
+
+/// What the seat is told of a move's steps, gathered as the rules sow it:
+/// where its laps ended and which holes each side took seeds from (the
+/// first [`SHOWN`] of each, and the last lap's end), in constant memory.
+#[derive(Debug, Default)]
+pub struct MoveSteps {
+    lap_ends: Vec<Hole>,
+    last_end: Option<Hole>,
+    /// South's and North's: holes taken from, and how many takings.
+    taken_from: [Vec<Hole>; 2],
+    takings: [usize; 2],
+}
+
+impl mancala_rules::Observer for MoveSteps {
+    fn capture(&mut self, capture: Capture) {
+        let taker = capture.taker.index();
+        self.takings[taker] += 1;
+        let holes = &mut self.taken_from[taker];
+        if holes.len() < SHOWN && !holes.contains(&capture.hole) {
+            holes.push(capture.hole);
+        }
+    }
+
+    fn lap_end(&mut self, last: Hole, _end: LapEnd, _board: &[u8], _stores: [u8; 2]) {
+        if self.lap_ends.len() < SHOWN {
+            self.lap_ends.push(last);
+        }
+        self.last_end = Some(last);
+    }
+}
+
+fn holes_text(holes: &[Hole]) -> String {
+    let labels: Vec<String> = holes.iter().map(ToString::to_string).collect();
+    labels.join(", ")
+}
+
+/// What `side`'s move `mv` did, in words: the hole it sowed from, where
+/// its laps ended, each side's gain as the rules' report gives it (with
+/// the counter before and after: `south +4 from C: winnings 0 -> 4`, in
+/// Rio Kadalis on North's move too) and the rounds it ended. `before` is
+/// the position it was played in.
+#[must_use]
+pub fn move_note(
+    side: Side,
+    mv: Move,
+    before: &Position,
+    report: &PlayReport,
+    steps: &MoveSteps,
+) -> String {
+    let mut note = format!("{side} plays {mv}");
+    if report.endless {
+        note.push_str(": an endless move (its laps never end)");
+    } else if let Some(last) = steps.last_end {
+        let laps = report.laps;
+        let _ = write!(note, ": {}, ", plural(laps, "lap"));
+        let shown = &steps.lap_ends;
+        if laps <= shown.len() as u64 {
+            let _ = write!(note, "ending in {}", holes_text(shown));
+        } else {
+            let _ = write!(
+                note,
+                "ending in {}, ... and {} more, the last in {last}",
+                holes_text(shown),
+                laps - shown.len() as u64
+            );
+        }
+    }
+    note.push('\n');
+    let counter = before.rules().game().descriptor().counter.label();
+    for gainer in [side, side.opposite()] {
+        let gained = report.gained[gainer.index()];
+        if gained == 0 {
+            continue;
+        }
+        let held = u32::from(before.store(gainer));
+        let _ = write!(note, "  {gainer} +{gained}");
+        let holes = &steps.taken_from[gainer.index()];
+        if !holes.is_empty() {
+            let more = if steps.takings[gainer.index()] > holes.len() && holes.len() == SHOWN {
+                ", ..."
+            } else {
+                ""
+            };
+            let _ = write!(note, " from {}{more}", holes_text(holes));
+        }
+        let _ = writeln!(note, ": {counter} {held} -> {}", held + gained);
+    }
+    for end in &report.round_ends {
+        let _ = writeln!(
+            note,
+            "round {} over ({}): south {}, north {}: {}",
+            end.round,
+            end.reason,
+            end.holdings[0],
+            end.holdings[1],
+            winner_words(end.winner, end.holdings, "the round")
+        );
+    }
+    if report.outcome.is_none()
+        && let Some(end) = report.round_ends.last()
+    {
+        let _ = writeln!(note, "round {} begins", end.round + 1);
+    }
+    note
+}
+
+/// `North wins 35-13` (the winner's count first), or `a draw at 24-24`;
+/// `what` names what was won in a match (`the round`, `the match`).
+fn winner_words(winner: Option<Side>, score: [u32; 2], what: &str) -> String {
+    let what = if what.is_empty() {
+        String::new()
+    } else {
+        format!(" {what}")
+    };
+    match winner {
+        Some(side) => {
+            let (won, lost) = (score[side.index()], score[side.opposite().index()]);
+            let name = match side {
+                Side::South => "South",
+                Side::North => "North",
+            };
+            format!("{name} wins{what} {won}-{lost}")
+        }
+        None if what.is_empty() => format!("a draw at {}-{}", score[0], score[1]),
+        None => format!(
+            "{} is drawn at {}-{}",
+            what.trim_start(),
+            score[0],
+            score[1]
+        ),
+    }
+}
+
+/// The end of a game in words: `game over (twenty-five): North wins
+/// 35-13`, or a draw; a match's winner wins the match.
+#[must_use]
+pub fn outcome_words(outcome: &Outcome, rounds: bool) -> String {
+    let what = if rounds { "the match" } else { "" };
+    format!(
+        "game over ({}): {}",
+        outcome.reason,
+        winner_words(outcome.winner, outcome.score, what)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,6 +433,57 @@ mod tests {
                 "end None"
             ]
         );
+    }
+
+    #[test]
+    fn the_winner_in_words() {
+        use mancala_rules::EndReason;
+        let words = |score, winner, rounds| {
+            let reason = EndReason::Repetition;
+            outcome_words(
+                &Outcome {
+                    score,
+                    reason,
+                    winner,
+                },
+                rounds,
+            )
+        };
+        assert_eq!(
+            words([13, 35], Some(Side::North), false),
+            "game over (repetition): North wins 35-13"
+        );
+        assert_eq!(
+            words([30, 18], Some(Side::South), true),
+            "game over (repetition): South wins the match 30-18"
+        );
+        assert_eq!(
+            words([24, 24], None, false),
+            "game over (repetition): a draw at 24-24"
+        );
+        assert_eq!(
+            words([24, 24], None, true),
+            "game over (repetition): the match is drawn at 24-24"
+        );
+    }
+
+    #[test]
+    fn keys_that_are_not_text_are_dropped() {
+        let cases = [
+            ("\u{1b}[AA", "A", true),
+            ("\u{1b}OB\u{1b}[1;5CE\tccw", "E ccw", true),
+            ("\u{1b}]0;title\u{7}b\u{1b}]0;x\u{1b}\\c", "bc", true),
+            ("\u{1b}xq\u{7f}\u{8}\u{9b}", "q", true),
+            ("E:ccw+3", "E:ccw+3", false),
+            ("\u{1b}", "", true),
+        ];
+        for (typed, text, dropped) in cases {
+            assert_eq!(
+                without_controls(typed),
+                (text.to_owned(), dropped),
+                "{typed:?}"
+            );
+        }
     }
 
     #[test]
