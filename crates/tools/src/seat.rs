@@ -260,18 +260,22 @@ const SHOWN: usize = 8;
 pub struct MoveSteps {
     lap_ends: Vec<Hole>,
     last_end: Option<Hole>,
-    /// South's and North's: holes taken from, and how many takings.
+    /// South's and North's: holes taken from, and whether there were more
+    /// than those.
     taken_from: [Vec<Hole>; 2],
-    takings: [usize; 2],
+    more_taken: [bool; 2],
 }
 
 impl mancala_rules::Observer for MoveSteps {
     fn capture(&mut self, capture: Capture) {
         let taker = capture.taker.index();
-        self.takings[taker] += 1;
         let holes = &mut self.taken_from[taker];
-        if holes.len() < SHOWN && !holes.contains(&capture.hole) {
-            holes.push(capture.hole);
+        if !holes.contains(&capture.hole) {
+            if holes.len() < SHOWN {
+                holes.push(capture.hole);
+            } else {
+                self.more_taken[taker] = true;
+            }
         }
     }
 
@@ -330,7 +334,7 @@ pub fn move_note(
         let _ = write!(note, "  {gainer} +{gained}");
         let holes = &steps.taken_from[gainer.index()];
         if !holes.is_empty() {
-            let more = if steps.takings[gainer.index()] > holes.len() && holes.len() == SHOWN {
+            let more = if steps.more_taken[gainer.index()] {
                 ", ..."
             } else {
                 ""
@@ -432,6 +436,48 @@ mod tests {
                 "Line(\"q\")",
                 "end None"
             ]
+        );
+    }
+
+    /// A move of many laps names the first [`SHOWN`] ends and the last;
+    /// an endless move says so. (Short moves, gains and round ends are
+    /// checked end to end in tests/seat.rs.)
+    #[test]
+    fn long_and_endless_moves_in_words() {
+        use mancala_rules::{CaptureKind, GameId, Observer, Options, Rules};
+        let position = Position::new(Rules::new(GameId::Olowuka, Options::new()).unwrap());
+        let hole = |label| Hole::from_label(label).unwrap();
+        let mut steps = MoveSteps::default();
+        for label in "ABCDEFabcdefA".chars() {
+            steps.lap_end(hole(label), LapEnd::LandedEmpty(hole(label)), &[], [0, 0]);
+        }
+        // Nine holes, one twice: eight are named.
+        for label in "bcdefabcBCD".chars() {
+            steps.capture(Capture {
+                hole: hole(label),
+                seeds: 2,
+                taker: Side::South,
+                kind: CaptureKind::Chain,
+            });
+        }
+        let report = PlayReport {
+            gained: [18, 0],
+            laps: 13,
+            ..PlayReport::default()
+        };
+        let mv = Move::new(hole('A'));
+        assert_eq!(
+            move_note(Side::South, mv, &position, &report, &steps),
+            "south plays A: 13 laps, ending in A, B, C, D, E, F, a, b, ... and 5 more, the last in A\n  \
+             south +18 from b, c, d, e, f, a, B, C, ...: captured 0 -> 18\n"
+        );
+        let endless = PlayReport {
+            endless: true,
+            ..PlayReport::default()
+        };
+        assert_eq!(
+            move_note(Side::South, mv, &position, &endless, &MoveSteps::default()),
+            "south plays A: an endless move (its laps never end)\n"
         );
     }
 
