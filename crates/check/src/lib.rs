@@ -8,8 +8,8 @@
 use std::ops::{ControlFlow, Range};
 
 use mancala_notation::{
-    GameResult, GameText, Item, ParsedGame, RecordBuilder, StandardTags, Tag, TagValue, Visitor,
-    visit_game,
+    Form, GameResult, GameText, Item, ParsedGame, RecordBuilder, StandardTags, Tag, TagValue,
+    Visitor,
 };
 use mancala_rules::{
     EndReason, Game, GameId, Move, Options, OptionsError, Outcome, PlayError, PlayReport, Position,
@@ -303,14 +303,27 @@ pub fn check_text(
     build: Build,
     on_ply: Option<&mut dyn FnMut(&Ply<'_>)>,
 ) -> Checked {
+    check_text_as(Form::Mgn, text, lap_budget, build, on_ply)
+}
+
+/// [`check_text`] for a text in either form: MGN, or a JSON record (whose
+/// problems point into its JSON text).
+pub fn check_text_as(
+    form: Form,
+    text: &GameText,
+    lap_budget: Option<u32>,
+    build: Build,
+    on_ply: Option<&mut dyn FnMut(&Ply<'_>)>,
+) -> Checked {
     let source = match text.source() {
         Ok(source) => source,
         Err(e) => return Checked::syntax(e),
     };
+    let source = (form, source);
     match build {
         Build::Record => run(
             source,
-            RecordBuilder::new(source),
+            RecordBuilder::new(source.1),
             lap_budget,
             on_ply,
             |b| (Some(b.finish()), None),
@@ -322,18 +335,18 @@ pub fn check_text(
     }
 }
 
-/// [`check_text`] feeding `visitor`, which `built` turns into what the
+/// [`check_text_as`] feeding `visitor`, which `built` turns into what the
 /// check hands back.
 fn run<R: Visitor>(
-    source: &str,
+    (form, source): (Form, &str),
     visitor: R,
     lap_budget: Option<u32>,
     on_ply: Option<&mut dyn FnMut(&Ply<'_>)>,
     built: impl FnOnce(R) -> (Option<ParsedGame>, Option<Tags>),
 ) -> Checked {
     let mut check = Check::new(visitor, lap_budget, on_ply);
-    check.source = Some(source);
-    match visit_game(source, &mut check) {
+    check.source = Some((form, source));
+    match form.visit(source, &mut check) {
         Ok(_) => check.finish(built),
         Err(e) => Checked::syntax(e),
     }
@@ -445,9 +458,9 @@ impl Visitor for Tags {
 struct Check<'s, 'p, R> {
     /// Fed everything read, moves as the replay leaves them.
     record: R,
-    /// The text read, when there is one: the fast lane runs only then (see
-    /// [`Check::refuse_last`]).
-    source: Option<&'s str>,
+    /// The text read and its form, when there is one: the fast lane runs
+    /// only then (see [`Check::refuse_last`]).
+    source: Option<(Form, &'s str)>,
     /// `--lap-budget`, and the record's `LapBudget` tag with its line.
     lap_budget: Option<u32>,
     lap_budget_tag: Option<(String, Range<usize>)>,
@@ -581,7 +594,7 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
     /// that move: only on this error, which takes a tiny lap budget.
     #[cold]
     fn refuse_last(&mut self, e: &PlayError) {
-        let (Some(source), Some(start)) = (self.source, self.start) else {
+        let (Some((form, source)), Some(start)) = (self.source, self.start) else {
             return;
         };
         let mut again = ReadAgain {
@@ -590,7 +603,7 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
             game: Game::start(start),
             found: None,
         };
-        let _ = visit_game(source, &mut again);
+        let _ = form.visit(source, &mut again);
         let Some((mv, span)) = again.found else {
             return;
         };

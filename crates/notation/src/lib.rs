@@ -14,17 +14,23 @@
 //!   record only when asked to.
 //! - [`Reader`] splits any stream into games without holding more than one
 //!   game in memory, so one bad game never hides the next.
+//! - The JSON record form reads as MGN does: [`Form::detect`] tells the
+//!   forms apart by a stream's first bytes, [`JsonReader`] cuts a stream of
+//!   JSON values into one text per record, and [`visit_json_game`] reads a
+//!   record's JSON text into a [`Visitor`] with spans into that text.
 //!
 //! The crate knows the vocabulary of the rules (game ids, options, hole
 //! labels, sides) but not their logic: legality is the rules crate's job.
 
 mod error;
+mod json;
 mod parse;
 mod print;
 mod reader;
 mod record;
 
 pub use error::ParseError;
+pub use json::{Form, JsonReader, parse_json_game, visit_json_game};
 pub use parse::{RecordBuilder, TagValue, Visitor, parse_game, parse_setup, visit_game};
 pub use print::{MAX_LINE, format_setup};
 pub use reader::{DEFAULT_MAX_GAME_BYTES, GameText, Locator, Reader};

@@ -23,7 +23,7 @@ type PResult<'a, T> = IResult<&'a str, T>;
 /// Linear: the blanks after a break are skipped once, where a search
 /// from every break would cross the same run of line breaks again and
 /// again.
-fn tag_line_in_comment(text: &[u8]) -> Option<usize> {
+pub(crate) fn tag_line_in_comment(text: &[u8]) -> Option<usize> {
     let mut from = 0;
     while let Some(at) = memchr::memchr2(b'\n', b'\r', &text[from..]) {
         let line = &text[from + at + 1..];

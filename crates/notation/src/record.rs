@@ -85,9 +85,7 @@ impl Record {
     /// are refused, so that the record always prints and parses back.
     pub fn set_tag(&mut self, name: &str, value: impl Into<String>) -> Result<(), String> {
         let value = value.into();
-        let well_formed = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if !well_formed || Record::TYPED_TAGS.contains(&name) {
+        if !is_tag_name(name) || Record::TYPED_TAGS.contains(&name) {
             return Err(format!("`{name}` cannot be set as a plain tag"));
         }
         if value.contains(['\n', '\r']) {
@@ -155,6 +153,13 @@ impl StandardTags {
             _ => return None,
         })
     }
+}
+
+/// Whether `name` is a tag name: letters, digits and `_`, starting with a
+/// letter.
+pub(crate) fn is_tag_name(name: &str) -> bool {
+    name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// Bytes a tag value cannot hold as they are: the quote and backslash are

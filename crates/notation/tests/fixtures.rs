@@ -1,12 +1,13 @@
 //! Every notation fixture, parsed: the record as JSON and its canonical print
 //! for valid games, `file:line:col: message` for invalid ones. Printing the
-//! canonical form again must change nothing.
+//! canonical form again must change nothing, and the JSON record form
+//! (compact, or pretty as jq prints it) must read back as the same record.
 
 use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
-use mancala_notation::{Reader, parse_game};
+use mancala_notation::{JsonReader, Reader, parse_game, parse_json_game};
 
 fn fixtures(kind: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -42,7 +43,17 @@ fn describe(path: &Path) -> (String, usize, usize) {
                     printed,
                     "{name}: printing is not stable"
                 );
-                out.push_str(&serde_json::to_string(&parsed.record).unwrap());
+                let json = serde_json::to_string(&parsed.record).unwrap();
+                let pretty = serde_json::to_string_pretty(&parsed.record).unwrap();
+                for form in [&json, &pretty] {
+                    let values: Vec<_> = JsonReader::new(form.as_bytes()).collect();
+                    assert_eq!(values.len(), 1, "{name}: one record, one JSON value");
+                    let value = values[0].as_ref().unwrap().source().unwrap();
+                    let from_json =
+                        parse_json_game(value).unwrap_or_else(|e| panic!("{name}: {form}: {e}"));
+                    assert_eq!(from_json.record, parsed.record, "{name}: JSON -> record");
+                }
+                out.push_str(&json);
                 out.push_str("\n\n");
                 out.push_str(&printed);
             }
