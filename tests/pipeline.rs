@@ -189,6 +189,64 @@ fn played_games_get_one_json_verdict_each() {
     }
 }
 
+/// `mancala-play --format json | mancala-validate`: the JSON records read
+/// as the MGN of the same games does (the same canonical MGN out), for
+/// every game; a jq-like filter between them (keeping some records,
+/// pretty-printed) changes nothing but which games come; `mancala-play`
+/// continues JSON records and `mancala-render` draws them.
+#[test]
+fn play_json_into_validate_render_and_play() {
+    for game in ["olowuka", "olinda-keliya", "pallankuzhi", "rio-kadalis"] {
+        let play = ["--game", game, "--games", "6", "--seed", "4", "-q"];
+        let as_text = pipeline(&[("mancala-play", &play), ("mancala-validate", &[])], b"");
+        let mut json_play = play.to_vec();
+        json_play.extend(["--format", "json"]);
+        let as_json = pipeline(
+            &[("mancala-play", &json_play), ("mancala-validate", &[])],
+            b"",
+        );
+        assert_eq!(as_json.codes, [0, 0], "{game}: {:?}", as_json.stderr);
+        assert_eq!(as_json.stdout, as_text.stdout, "{game}");
+        assert!(as_json.stderr[1].starts_with("checked 6 games: 6 valid"));
+        // `jq 'select(.result != "*")'`, done here: the odd-numbered
+        // records, each printed over many lines as jq prints them.
+        let records = run("mancala-play", &json_play, b"").stdout;
+        let selected: String = records
+            .lines()
+            .step_by(2)
+            .map(|line| {
+                let value: Value = serde_json::from_str(line).unwrap();
+                serde_json::to_string_pretty(&value).unwrap() + "\n"
+            })
+            .collect();
+        let checked = run(
+            "mancala-validate",
+            &["--format", "json"],
+            selected.as_bytes(),
+        );
+        assert_eq!(checked.code, 0, "{}", checked.stderr);
+        let rounds: Vec<Value> = verdicts(&checked.stdout)
+            .iter()
+            .map(|v| v["tags"]["round"].clone())
+            .collect();
+        assert_eq!(rounds, ["1", "3", "5"], "{game}");
+    }
+    // Continued and drawn from JSON as from MGN.
+    let cut = ["--games", "2", "--plies", "6", "--seed", "8", "-q"];
+    let mut cut_json = cut.to_vec();
+    cut_json.extend(["--format", "json"]);
+    for (next, args) in [
+        ("mancala-play", &["--plies", "4", "-q", "-"][..]),
+        ("mancala-render", &[][..]),
+    ] {
+        let from_text = pipeline(&[("mancala-play", &cut), (next, args)], b"");
+        let from_json = pipeline(&[("mancala-play", &cut_json), (next, args)], b"");
+        assert_eq!(from_json.codes, [0, 0], "{next}: {:?}", from_json.stderr);
+        assert_eq!(from_json.stdout, from_text.stdout, "{next}");
+        assert!(!from_json.stdout.is_empty());
+    }
+}
+
 /// Five games played, the third one's first move changed to North's hole
 /// (South is to move): one game in the middle of the stream is illegal.
 fn stream_with_an_illegal_game() -> String {

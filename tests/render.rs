@@ -250,3 +250,23 @@ fn matches_that_rounds_n_ends() {
     assert!(all.contains("a drawn match"), "{all}");
     insta::assert_snapshot!(all);
 }
+
+/// `--max-errors N` stops the drawing at the Nth invalid game, says so
+/// and exits 1; JSON records are drawn as MGN ones are.
+#[test]
+fn max_errors_stops_the_drawing() {
+    let file = "fixtures/validate/mixed-stream.jsonl";
+    let out = run("mancala-render", &["--max-errors", "2", file], b"");
+    assert_eq!(out.code, 1, "{}", out.snapshot());
+    assert_eq!(out.stdout.matches("=== fixtures/validate/").count(), 1);
+    assert!(
+        out.stderr.trim_end().ends_with(
+            "stopped after 2 invalid games (--max-errors 2): 3 games checked; the rest of the input was not checked"
+        ),
+        "{}",
+        out.stderr
+    );
+    let all = run("mancala-render", &[file], b"");
+    assert_eq!(all.code, 1);
+    assert_eq!(all.stdout.matches("=== fixtures/validate/").count(), 3);
+}

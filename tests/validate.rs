@@ -200,3 +200,177 @@ fn quiet_writes_nothing_to_stdout_and_refuses_json() {
     assert_eq!(json.code, 1);
     assert!(json.stdout.lines().count() > 1, "{}", json.stdout);
 }
+
+/// The verdicts of a `--format json` run: (line, valid) for each game.
+fn lines_and_verdicts(stdout: &str) -> Vec<(u64, bool)> {
+    stdout
+        .lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            (v["line"].as_u64().unwrap(), v["valid"].as_bool().unwrap())
+        })
+        .collect()
+}
+
+/// JSON records, compact and pretty (as jq prints them), among broken
+/// ones: each bad record is reported at its file, line and column in the
+/// JSON text, and every other record is still checked.
+#[test]
+fn json_records_among_bad_ones() {
+    let file = "fixtures/validate/mixed-stream.jsonl";
+    let out = run("mancala-validate", &[file], b"");
+    assert_eq!(out.code, 1, "{}", out.snapshot());
+    insta::assert_snapshot!(out.snapshot());
+    let json = run("mancala-validate", &["--format", "json", file], b"");
+    assert_eq!(
+        lines_and_verdicts(&json.stdout),
+        [
+            (1, true),
+            (2, false),
+            (3, false),
+            (4, true),
+            (45, true),
+            (46, false),
+            (47, false),
+            (48, false)
+        ]
+    );
+}
+
+/// MGN -> JSON -> MGN gives the same canonical MGN, byte for byte, for
+/// every valid game of the fixtures (every game kind among them): the
+/// JSON is the record form as `mancala-play --format json` writes it,
+/// compact (NDJSON) and pretty-printed (as jq prints it).
+#[test]
+fn mgn_to_json_to_mgn_is_a_round_trip_on_the_valid_fixtures() {
+    // A directory argument: every fixture file; only valid games come out.
+    let canonical = run("mancala-validate", &["fixtures"], b"");
+    assert_eq!(canonical.code, 1, "the fixtures hold invalid games too");
+    for game in mancala_rules::GameId::ALL {
+        let tag = format!("[Game \"{}\"]", game.as_str());
+        assert!(canonical.stdout.contains(&tag), "no valid {game} fixture");
+    }
+    let records: Vec<mancala_notation::Record> =
+        mancala_notation::Reader::new(canonical.stdout.as_bytes())
+            .map(|game| game.unwrap().parse().unwrap().record)
+            .collect();
+    assert!(records.len() > 40, "{} valid games", records.len());
+    let compact: String = records
+        .iter()
+        .map(|r| serde_json::to_string(r).unwrap() + "\n")
+        .collect();
+    let pretty: String = records
+        .iter()
+        .map(|r| serde_json::to_string_pretty(r).unwrap() + "\n")
+        .collect();
+    for json in [compact, pretty] {
+        let back = run("mancala-validate", &[], json.as_bytes());
+        assert_eq!(back.code, 0, "{}", back.stderr);
+        assert!(
+            back.stdout == canonical.stdout,
+            "MGN -> JSON -> MGN differs:\n{}",
+            back.stdout
+        );
+        let summary = format!("checked {} games: {0} valid, 0 invalid", records.len());
+        assert!(back.stderr.starts_with(&summary), "{}", back.stderr);
+    }
+}
+
+/// A directory reads the record files under it, recursively, in path
+/// order (by name at each level, as ripgrep sorts), skipping hidden
+/// files and other extensions; each file's diagnostics name it.
+#[test]
+fn a_directory_reads_the_record_files_under_it() {
+    let dir = common::scratch("validate-directory");
+    let game = |moves: &str| format!("[Game \"olowuka\"]\n\n{moves} *\n");
+    let files = [
+        ("b.mgn", game("1. D b")),
+        ("a-c.mgn", game("1. D D")),
+        (
+            "a/z.jsonl",
+            r#"{"game":"olowuka","items":[{"move":"C"}],"result":"*"}"#.to_owned(),
+        ),
+        (
+            "a/sub/y.json",
+            r#"{"game":"olowuka","result":"*"}"#.to_owned(),
+        ),
+        (".hidden.mgn", game("1. A")),
+        (".git/x.mgn", game("1. A")),
+        ("notes.txt", "not a record".to_owned()),
+    ];
+    for (name, text) in &files {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let top = dir.to_str().unwrap();
+    let out = run("mancala-validate", &["--format", "json", top], b"");
+    assert_eq!(out.code, 1, "{}", out.snapshot());
+    let read: Vec<String> = out
+        .stdout
+        .lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let file = v["file"].as_str().unwrap();
+            file.strip_prefix(top).unwrap().to_owned()
+        })
+        .collect();
+    assert_eq!(read, ["/a/sub/y.json", "/a/z.jsonl", "/a-c.mgn", "/b.mgn"]);
+    assert!(
+        out.stderr
+            .contains(&format!("{top}/a-c.mgn:3:6: error: illegal move D")),
+        "{}",
+        out.stderr
+    );
+    // A file named on the command line is read whatever its extension.
+    let named = dir.join("notes.txt");
+    let out = run("mancala-validate", &[named.to_str().unwrap()], b"");
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("notes.txt:1:1: error"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// `--max-errors N` stops at the Nth invalid game, in input order
+/// whatever `--jobs`, says so, and exits 1.
+#[test]
+fn max_errors_stops_after_n_invalid_games() {
+    let file = "fixtures/validate/mixed-stream.jsonl";
+    for jobs in ["1", "3"] {
+        let out = run(
+            "mancala-validate",
+            &["--max-errors", "2", "-j", jobs, file],
+            b"",
+        );
+        assert_eq!(out.code, 1, "{}", out.snapshot());
+        assert_eq!(out.stdout.matches("[Game ").count(), 1, "{}", out.stdout);
+        let tail: Vec<&str> = out.stderr.lines().rev().take(2).collect();
+        assert_eq!(
+            tail,
+            [
+                "checked 3 games: 1 valid, 2 invalid (27 plies)",
+                "stopped after 2 invalid games (--max-errors 2): 3 games checked; the rest of the input was not checked",
+            ],
+            "{}",
+            out.stderr
+        );
+        let json = run(
+            "mancala-validate",
+            &["--format", "json", "--max-errors", "2", "-j", jobs, file],
+            b"",
+        );
+        assert_eq!(lines_and_verdicts(&json.stdout).len(), 3);
+        assert!(json.stderr.trim_end().ends_with(
+            r#"{"games":3,"valid":1,"invalid":2,"plies":27,"unreadable_inputs":0,"stopped_at_max_errors":true}"#
+        ), "{}", json.stderr);
+    }
+    // More allowed than there are: every game is checked, no note.
+    let out = run("mancala-validate", &["--max-errors", "6", file], b"");
+    assert_eq!(out.code, 1);
+    assert!(!out.stderr.contains("stopped"), "{}", out.stderr);
+    assert!(out.stderr.contains("checked 8 games"), "{}", out.stderr);
+    let zero = run("mancala-validate", &["--max-errors", "0", file], b"");
+    assert_eq!(zero.code, 2, "{}", zero.snapshot());
+}

@@ -78,3 +78,32 @@ pub struct ColorFlag {
     #[arg(long, value_enum, default_value_t)]
     pub color: ColorChoice,
 }
+
+/// `--max-errors`.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct MaxErrorsFlag {
+    /// Stop after N invalid games (say, a file whose every game fails the
+    /// same way): the rest of the input is not checked, a note on stderr
+    /// says so, and the exit status is 1.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_errors: Option<u64>,
+}
+
+impl MaxErrorsFlag {
+    /// Whether `invalid` games are as many as the flag allows.
+    #[must_use]
+    pub fn reached(&self, invalid: usize) -> bool {
+        self.max_errors.is_some_and(|n| invalid as u64 >= n)
+    }
+
+    /// What a tool says when it stops there, having checked `games` games.
+    #[must_use]
+    pub fn note(&self, games: usize) -> String {
+        let n = self.max_errors.unwrap_or_default();
+        format!(
+            "stopped after {} (--max-errors {n}): {} checked; the rest of the input was not checked",
+            mancala_rules::plural(n, "invalid game"),
+            mancala_rules::plural(games as u64, "game"),
+        )
+    }
+}

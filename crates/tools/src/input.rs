@@ -1,19 +1,27 @@
-//! Reading the games of several inputs in turn: files by name, `-` (or no
-//! argument) for stdin.
+//! Reading the games of several inputs in turn: files by name, the record
+//! files under a directory, `-` (or no argument) for stdin; each input in
+//! MGN or in the JSON record form, told apart by its first bytes.
 
-use std::fs::File;
-use std::io::{self, BufRead, BufReader};
-use std::path::PathBuf;
+use std::fs::{self, File};
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
 
-use mancala_notation::{GameText, Reader};
+use mancala_check::{Build, Checked, Ply};
+use mancala_notation::{Form, GameText, JsonReader, Reader};
 
-/// One input as named on the command line: a path, which need not be
-/// UTF-8, or `-` for stdin.
+/// The extensions of the files a directory argument reads: MGN, and the
+/// JSON record form (one record per line, or a stream of values).
+pub const RECORD_EXTENSIONS: [&str; 3] = ["mgn", "json", "jsonl"];
+
+/// One input as named on the command line (or found under a directory
+/// named there): a path, which need not be UTF-8, or `-` for stdin.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InputName {
     path: PathBuf,
     /// How diagnostics name it: lossy UTF-8, control characters escaped.
     shown: String,
+    /// A directory that could not be listed: why, for [`InputName::open`].
+    unlisted: Option<(io::ErrorKind, String)>,
 }
 
 impl InputName {
@@ -24,7 +32,11 @@ impl InputName {
         } else {
             crate::diagnostic::escape_controls(&path.to_string_lossy())
         };
-        InputName { path, shown }
+        InputName {
+            path,
+            shown,
+            unlisted: None,
+        }
     }
 
     #[must_use]
@@ -39,6 +51,9 @@ impl InputName {
     }
 
     pub fn open(&self) -> io::Result<Box<dyn BufRead + Send>> {
+        if let Some((kind, message)) = &self.unlisted {
+            return Err(io::Error::new(*kind, message.clone()));
+        }
         if self.is_stdin() {
             return Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin())));
         }
@@ -49,14 +64,106 @@ impl InputName {
     }
 }
 
-/// The inputs of a command line: none means stdin.
+/// The inputs of a command line: none means stdin; a directory means the
+/// record files under it ([`RECORD_EXTENSIONS`]), recursively, in path
+/// order as ripgrep sorts them (by name at each level), hidden files and
+/// directories (`.name`) and links to directories skipped, as ripgrep
+/// skips them.
 #[must_use]
 pub fn inputs(files: &[PathBuf]) -> Vec<InputName> {
     if files.is_empty() {
-        vec![InputName::new(PathBuf::from("-"))]
-    } else {
-        files.iter().cloned().map(InputName::new).collect()
+        return vec![InputName::new(PathBuf::from("-"))];
     }
+    let mut names = Vec::new();
+    for file in files {
+        if file.as_os_str() != "-" && file.is_dir() {
+            walk(file, &mut names);
+        } else {
+            names.push(InputName::new(file.clone()));
+        }
+    }
+    names
+}
+
+/// The record files under `dir`, depth first in name order; a directory
+/// that cannot be listed is an input that fails to open.
+fn walk(dir: &Path, names: &mut Vec<InputName>) {
+    let listed = fs::read_dir(dir).and_then(|entries| entries.collect::<io::Result<Vec<_>>>());
+    let mut entries = match listed {
+        Ok(entries) => entries,
+        Err(e) => {
+            let mut name = InputName::new(dir.to_path_buf());
+            name.unlisted = Some((e.kind(), format!("cannot list the directory: {e}")));
+            names.push(name);
+            return;
+        }
+    };
+    entries.sort_by_key(fs::DirEntry::file_name);
+    for entry in entries {
+        if entry.file_name().as_encoded_bytes().starts_with(b".") {
+            continue;
+        }
+        let path = entry.path();
+        match entry.file_type() {
+            Ok(kind) if kind.is_dir() => walk(&path, names),
+            // A link is followed to a file, not to a directory.
+            Ok(kind) if kind.is_symlink() && path.is_dir() => {}
+            _ if is_record_file(&path) => names.push(InputName::new(path)),
+            _ => {}
+        }
+    }
+}
+
+fn is_record_file(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| RECORD_EXTENSIONS.contains(&e))
+}
+
+/// How far into an input its form is looked for: a JSON record's first key
+/// comes long before this.
+const FORM_PEEK: usize = 64 << 10;
+
+/// The form of an input, from its first bytes, and the input whole again.
+fn with_form(mut input: Box<dyn BufRead + Send>) -> io::Result<(Form, Box<dyn BufRead + Send>)> {
+    // Nearly always the first read tells, and nothing need be given back.
+    let first = loop {
+        match input.fill_buf() {
+            Ok(buf) => break Form::detect(buf, buf.is_empty() || buf.len() >= FORM_PEEK),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    };
+    if let Some(form) = first {
+        return Ok((form, input));
+    }
+    let mut start = Vec::new();
+    let form = loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let take = buf.len().min(FORM_PEEK - start.len());
+        start.extend_from_slice(&buf[..take]);
+        input.consume(take);
+        if let Some(form) = Form::detect(&start, take == 0 || start.len() >= FORM_PEEK) {
+            break form;
+        }
+    };
+    Ok((form, Box::new(io::Cursor::new(start).chain(input))))
+}
+
+/// The game texts of an opened input, in its form.
+type Texts = Box<dyn Iterator<Item = io::Result<GameText>> + Send>;
+
+fn texts(name: &InputName) -> io::Result<(Form, Texts)> {
+    let (form, input) = with_form(name.open()?)?;
+    let texts: Texts = match form {
+        Form::Mgn => Box::new(Reader::new(input)),
+        Form::Json => Box::new(JsonReader::new(input)),
+    };
+    Ok((form, texts))
 }
 
 /// A game's text with the input it came from and its place there.
@@ -66,7 +173,23 @@ pub struct SourcedGame {
     pub input: usize,
     /// The game's number in the whole stream, from 1.
     pub number: usize,
+    /// MGN, or a JSON record.
+    pub form: Form,
     pub text: GameText,
+}
+
+impl SourcedGame {
+    /// Checks the game in its form (`mancala_check::check_text_as`): every
+    /// tool's check of what it reads.
+    #[must_use]
+    pub fn check(
+        &self,
+        lap_budget: Option<u32>,
+        build: Build,
+        on_ply: Option<&mut dyn FnMut(&Ply<'_>)>,
+    ) -> Checked {
+        mancala_check::check_text_as(self.form, &self.text, lap_budget, build, on_ply)
+    }
 }
 
 /// An input that could not be opened or read.
@@ -101,18 +224,19 @@ pub fn games(
         .into_iter()
         .enumerate()
         .flat_map(move |(input, name)| {
-            let reader = name.open().map(Reader::new);
-            let (ok, err) = match reader {
-                Ok(reader) => (Some(reader), None),
+            let (ok, err) = match texts(&name) {
+                Ok(texts) => (Some(texts), None),
                 Err(error) => (None, Some(InputError { input, error })),
             };
+            let form = ok.as_ref().map_or(Form::Mgn, |(form, _)| *form);
+            let ok = ok.map(|(_, texts)| texts);
             let mut failed = false;
             let games = ok.into_iter().flatten().map_while(move |game| {
                 if failed {
                     return None;
                 }
                 Some(match game {
-                    Ok(text) => Ok((input, text)),
+                    Ok(text) => Ok((input, form, text)),
                     Err(error) => {
                         failed = true;
                         Err(InputError { input, error })
@@ -122,11 +246,12 @@ pub fn games(
             err.map(Err).into_iter().chain(games)
         })
         .map(move |item| {
-            item.map(|(input, text)| {
+            item.map(|(input, form, text)| {
                 number += 1;
                 SourcedGame {
                     input,
                     number,
+                    form,
                     text,
                 }
             })

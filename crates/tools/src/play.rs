@@ -942,8 +942,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
             };
             index += 1;
             let file = names[game.input].display();
-            let checked =
-                check::check_text(&game.text, args.lap_budget.lap_budget, Build::Record, None);
+            let checked = game.check(args.lap_budget.lap_budget, Build::Record, None);
             // Only a valid record is continued: one whose result or end
             // reason is wrong says something false about the game.
             let (

@@ -4,12 +4,12 @@ use std::io::{self, Write};
 use std::ops::RangeInclusive;
 
 use clap::Parser;
-use mancala_notation::{GameResult, GameText, Item, ParsedGame, Record, Spans, parse_setup};
+use mancala_notation::{Form, GameResult, GameText, Item, ParsedGame, Record, Spans, parse_setup};
 use mancala_rules::{EndReason, Move, PlayError, Position, RoundEnd, Rules, plural};
 use serde::Serialize;
 
 use crate::diagnostic;
-use crate::flags::{ColorFlag, GameFlags, LapBudgetFlag};
+use crate::flags::{ColorFlag, GameFlags, LapBudgetFlag, MaxErrorsFlag};
 use crate::input::{self, InputName, SourcedGame};
 use crate::moves_arg;
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
@@ -31,6 +31,7 @@ Examples:
   mancala-play | mancala-validate | mancala-render --style unicode
   mancala-render --format svg --laps 3 game.mgn --output-dir pictures
   mancala-render --format html game.mgn > game.html   a page to step through the game
+  mancala-render --max-errors 1 records/        the records under records/, up to the first bad one
 
 Ranges: N, A..B, A.., ..B or .. (all); plies count from 1 through the whole game.
 
@@ -50,7 +51,9 @@ Exit status: 0 ok, 1 some game invalid (the others are still drawn), 2 usage or 
     mut_arg("color", |a| a.help("Colour the lifted, last sown and captured holes.")),
 )]
 pub struct Args {
-    /// Record files to draw; `-` or nothing reads stdin.
+    /// Record files to draw, MGN or JSON records (told apart by their
+    /// first character); a directory reads the *.mgn, *.json and *.jsonl
+    /// files under it, in path order; `-` or nothing reads stdin.
     pub files: Vec<std::path::PathBuf>,
     /// Draw the position after this ply (0: the starting position).
     #[arg(long, conflicts_with_all = ["plies", "laps"])]
@@ -101,6 +104,8 @@ pub struct Args {
     pub max_laps: u32,
     #[command(flatten)]
     pub lap_budget: LapBudgetFlag,
+    #[command(flatten)]
+    pub max_errors: MaxErrorsFlag,
     #[command(flatten)]
     pub meta: crate::meta::MetaArgs,
 }
@@ -561,13 +566,14 @@ struct Tool<'a> {
 }
 
 impl Tool<'_> {
-    /// Draws one game: `text` read from an input, or (`from_flags`) a game
-    /// built from command-line flags, whose problems point into `text`.
+    /// Draws one game: `text` read from an input in its `form`, or
+    /// (`from_flags`) a game built from command-line flags, whose problems
+    /// point into `text`.
     fn draw_game(
         &mut self,
         file: &str,
         index: usize,
-        text: &GameText,
+        (form, text): (Form, &GameText),
         from_flags: Option<ParsedGame>,
     ) -> io::Result<()> {
         let lap_budget = self.args.lap_budget.lap_budget;
@@ -575,7 +581,7 @@ impl Tool<'_> {
         let ignore_result = from_flags.is_some();
         let check = |on_ply: &mut dyn FnMut(&Ply<'_>)| match from_flags {
             Some(parsed) => check::check_parsed(parsed, lap_budget, Some(on_ply)),
-            None => check::check_text(text, lap_budget, Build::Record, Some(on_ply)),
+            None => check::check_text_as(form, text, lap_budget, Build::Record, Some(on_ply)),
         };
         let result = frames_of(
             check,
@@ -819,7 +825,9 @@ pub fn run(args: &Args) -> io::Result<u8> {
             return Ok(EXIT_FAILURE);
         }
         match game_from_flags(args, tool.err_color) {
-            Ok((text, parsed)) => tool.draw_game(moves_arg::NAME, 1, &text, Some(parsed))?,
+            Ok((text, parsed)) => {
+                tool.draw_game(moves_arg::NAME, 1, (Form::Mgn, &text), Some(parsed))?
+            }
             Err((report, code)) => {
                 io::stderr().lock().write_all(report.as_bytes())?;
                 return Ok(code);
@@ -833,9 +841,15 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 Ok(SourcedGame {
                     input,
                     number,
+                    form,
                     text,
                 }) => {
-                    tool.draw_game(names[input].display(), number, &text, None)?;
+                    tool.draw_game(names[input].display(), number, (form, &text), None)?;
+                    if args.max_errors.reached(tool.invalid) {
+                        tool.out.flush()?;
+                        output::error_line(&args.max_errors.note(tool.seen));
+                        break;
+                    }
                 }
                 Err(e) => {
                     tool.out.flush()?;

@@ -9,7 +9,7 @@ use mancala_rules::{Game, GameId, Options, Outcome, RoundEnd, plural};
 use serde::Serialize;
 
 use crate::diagnostic;
-use crate::flags::{ColorFlag, LapBudgetFlag};
+use crate::flags::{ColorFlag, LapBudgetFlag, MaxErrorsFlag};
 use crate::input::{self, InputName, SourcedGame};
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
 use crate::parallel::{self, Delivery};
@@ -21,6 +21,9 @@ Examples:
   mancala-validate --quiet a.mgn b.mgn       only report errors (exit 1 if any)
   mancala-play --games 100 | mancala-validate | mancala-render
   mancala-validate --format json games.mgn   one JSON verdict per game (NDJSON)
+  mancala-validate records/                  every *.mgn, *.json, *.jsonl under records/
+  mancala-validate --max-errors 5 big.mgn    stop after 5 invalid games
+  mancala-play --format json | mancala-validate   JSON records read as MGN is
 
 Exit status: 0 every game valid, 1 some game invalid, 2 usage or I/O error.";
 
@@ -33,7 +36,9 @@ Exit status: 0 every game valid, 1 some game invalid, 2 usage or I/O error.";
     mut_arg("color", |a| a.help("When to colour the error reports.")),
 )]
 pub struct Args {
-    /// Record files to check; `-` or nothing reads stdin.
+    /// Record files to check, MGN or JSON records (told apart by their
+    /// first character); a directory reads the *.mgn, *.json and *.jsonl
+    /// files under it, in path order; `-` or nothing reads stdin.
     pub files: Vec<std::path::PathBuf>,
     /// `text`: valid games in canonical notation on stdout; `json`: one
     /// verdict per game (valid or not) as NDJSON.
@@ -55,6 +60,8 @@ pub struct Args {
     pub jobs: Option<u16>,
     #[command(flatten)]
     pub lap_budget: LapBudgetFlag,
+    #[command(flatten)]
+    pub max_errors: MaxErrorsFlag,
     #[command(flatten)]
     pub meta: crate::meta::MetaArgs,
 }
@@ -130,7 +137,7 @@ fn check_game(game: &SourcedGame, settings: &Settings<'_>) -> Checked {
     } else {
         check::Build::Nothing
     };
-    let checked = check::check_text(&game.text, settings.lap_budget, build, None);
+    let checked = game.check(settings.lap_budget, build, None);
     let tags = checked.tags();
     let check::Checked {
         parsed,
@@ -262,6 +269,8 @@ pub fn run(args: &Args) -> io::Result<u8> {
     let mut stdout = output::stdout();
     let (mut games, mut valid, mut plies, mut io_errors) = (0usize, 0usize, 0usize, 0usize);
     let mut first_text = true;
+    // Set when --max-errors stops the run: the sink's error that stops it.
+    let mut stopped = false;
     // The worker reads the game in place (the reader thread frees it) and
     // reports a failed input by its diagnostic.
     let work = |item: &Result<SourcedGame, input::InputError>| match item {
@@ -272,7 +281,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     let weight = |item: &Result<SourcedGame, input::InputError>| {
         item.as_ref().map_or(0, |game| game.text.bytes.len())
     };
-    parallel::map_ordered(
+    let ran = parallel::map_ordered(
         input::games(&names),
         parallel::jobs(args.jobs.map(usize::from)),
         weight,
@@ -304,18 +313,34 @@ pub fn run(args: &Args) -> io::Result<u8> {
                         first_text = false;
                         stdout.write_all(checked.stdout.as_bytes())?;
                     }
+                    if args.max_errors.reached(games - valid) {
+                        stopped = true;
+                        return Err(io::Error::other("--max-errors reached"));
+                    }
                 }
             }
             Ok(())
         },
-    )?;
+    );
+    match ran {
+        Err(_) if stopped => {}
+        ran => ran?,
+    }
     stdout.flush()?;
+    if stopped {
+        output::error_line(&args.max_errors.note(games));
+    }
     if !args.quiet {
         // With JSON verdicts the summary is JSON too (on stderr, as play's).
         let summary = match args.format {
             Format::Json => format!(
-                "{{\"games\":{games},\"valid\":{valid},\"invalid\":{},\"plies\":{plies},\"unreadable_inputs\":{io_errors}}}",
-                games - valid
+                "{{\"games\":{games},\"valid\":{valid},\"invalid\":{},\"plies\":{plies},\"unreadable_inputs\":{io_errors}{}}}",
+                games - valid,
+                if stopped {
+                    ",\"stopped_at_max_errors\":true"
+                } else {
+                    ""
+                }
             ),
             Format::Text => format!(
                 "checked {}: {valid} valid, {} invalid ({})",
