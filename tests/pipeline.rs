@@ -701,3 +701,155 @@ fn rules_fixes_in_all_three_tools() {
     assert!(canonical.stdout.contains("1. A *"), "{}", canonical.stdout);
     insta::assert_snapshot!(snapshot);
 }
+
+/// The commands of spec/cli.md's GNU parallel recipe, as written there.
+fn parallel_recipe() -> Vec<String> {
+    let spec = std::fs::read_to_string(root().join("spec/cli.md")).unwrap();
+    let section = spec
+        .split("### GNU parallel")
+        .nth(1)
+        .expect("spec/cli.md has a GNU parallel section");
+    let block = section
+        .split("```sh")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    block
+        .lines()
+        .filter(|line| line.starts_with("parallel ") || line.starts_with("jq "))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Whether `program` runs here; under `CI=true` its absence fails the test
+/// (.ci/run installs it), elsewhere the test is skipped with a message.
+fn installed_or_skip(program: &str, test: &str) -> bool {
+    let found = std::process::Command::new(program)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        let in_ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+        assert!(
+            !in_ci,
+            "CI=true and no `{program}`: .ci/run installs Debian's package"
+        );
+        eprintln!(
+            "SKIPPED {test}: `{program}` is not installed (apt-get install {program}); CI runs this test"
+        );
+    }
+    found
+}
+
+/// spec/cli.md's recipe: GNU parallel cuts a stream of MGN (and one of
+/// JSON records) between games into blocks of 1 MB, checked on every
+/// core; the verdicts are one process's, game for game, and jq's sum of
+/// them is one process's summary.
+#[test]
+fn gnu_parallel_checks_a_stream_cut_between_games() {
+    let test = "gnu_parallel_checks_a_stream_cut_between_games";
+    if !installed_or_skip("parallel", test) || !installed_or_skip("jq", test) {
+        return;
+    }
+    // With blocks of 100 kB instead of 1 MB, the test's small stream is
+    // cut several times.
+    let recipe: Vec<String> = parallel_recipe()
+        .iter()
+        .map(|line| line.replace("--block 1M", "--block 100k"))
+        .collect();
+    assert_eq!(recipe.len(), 3, "{recipe:?}");
+    assert!(recipe[..2].iter().all(|line| line.contains("--block 100k")));
+    let dir = common::scratch("gnu-parallel");
+    // About 400 kB of each form, a few invalid games among them.
+    let played = |format: &str| {
+        let args = ["--games", "160", "--seed", "12", "-q", "--format", format];
+        let out = run("mancala-play", &args, b"");
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out.stdout
+    };
+    let (mgn, json) = (played("text"), played("json"));
+    let (mut games, mut records) = (String::new(), String::new());
+    for copy in 0..6 {
+        games.push_str(&mgn);
+        records.push_str(&json);
+        if copy % 2 == 1 {
+            games.push_str("\n[Game \"olowuka\"]\n\n1. D D *\n\n");
+            records.push_str("{\"game\":\"olowuka\",\"items\":[{\"move\":\"D\"},{\"move\":\"D\"}],\"result\":\"*\"}\n{\"game\":\n");
+        }
+    }
+    std::fs::write(dir.join("games.mgn"), &games).unwrap();
+    std::fs::write(dir.join("records.jsonl"), &records).unwrap();
+    let tools = common::bin("mancala-validate").parent().unwrap().to_owned();
+    let path = format!(
+        "{}:{}",
+        tools.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let shell = |line: &str| {
+        let out = std::process::Command::new("sh")
+            .args(["-c", line])
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    // Where a game stands is the block's: its file, index and lines.
+    let without_place = |mut v: Value| {
+        for key in ["file", "index", "line"] {
+            v.as_object_mut().unwrap().remove(key);
+        }
+        for error in v["errors"].as_array_mut().unwrap() {
+            error.as_object_mut().unwrap().remove("line");
+        }
+        v
+    };
+    for (input, split) in [("games.mgn", &recipe[0]), ("records.jsonl", &recipe[1])] {
+        let one = run(
+            "mancala-validate",
+            &["--format", "json", &dir.join(input).to_string_lossy()],
+            b"",
+        );
+        assert_eq!(one.code, 1, "{}", one.stderr);
+        let (code, _, stderr) = shell(split);
+        // parallel's status: the number of blocks with an invalid game.
+        assert!((1..100).contains(&code), "{split}: exit {code}\n{stderr}");
+        let blocks = stderr
+            .lines()
+            .filter(|l| l.starts_with("{\"games\":"))
+            .count();
+        assert!(blocks >= 2, "{split}: {blocks} blocks\n{stderr}");
+        let verdicts_file = std::fs::read_to_string(dir.join("verdicts.jsonl")).unwrap();
+        let split_verdicts: Vec<Value> = verdicts(&verdicts_file)
+            .into_iter()
+            .map(without_place)
+            .collect();
+        let one_verdicts: Vec<Value> = verdicts(&one.stdout)
+            .into_iter()
+            .map(without_place)
+            .collect();
+        assert_eq!(
+            split_verdicts.len(),
+            one_verdicts.len(),
+            "{input}: one verdict per game"
+        );
+        for (split, one) in split_verdicts.iter().zip(&one_verdicts) {
+            assert_eq!(split, one, "{input}: the verdicts differ");
+        }
+        let (code, summary, stderr) = shell(&recipe[2]);
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(
+            summary.trim_end(),
+            one.stderr.lines().last().unwrap(),
+            "{input}: the summed summary is one process's"
+        );
+    }
+}

@@ -23,7 +23,7 @@ Examples:
   mancala-validate --format json games.mgn   one JSON verdict per game (NDJSON)
   mancala-validate records/                  every *.mgn, *.json, *.jsonl under records/
   mancala-validate --max-errors 5 big.mgn    stop after 5 invalid games
-  mancala-play --format json | mancala-validate   JSON records read as MGN is
+  mancala-play --format json | mancala-validate   JSON records in, canonical MGN out
 
 Exit status: 0 every game valid, 1 some game invalid, 2 usage or I/O error.";
 
