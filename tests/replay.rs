@@ -5,12 +5,13 @@
 //! same problems, plies, final position, end, round ends, owed markers and
 //! record, on every fixture (under the default and a tiny lap budget) and on
 //! generated games of every game, matches of rounds included; generated
-//! games must all be valid.
+//! games must all be valid. A record read from its JSON form must give
+//! the same check as its MGN.
 
 mod common;
 
 use mancala_check::{self as check, Build, Checked, Ply};
-use mancala_notation::{GameText, Reader};
+use mancala_notation::{Form, GameText, Reader};
 use mancala_rules::DEFAULT_LAP_BUDGET;
 
 /// The games of `bytes`, as the tools cut them.
@@ -18,9 +19,9 @@ fn games(bytes: &[u8]) -> Vec<GameText> {
     Reader::new(bytes).map(Result::unwrap).collect()
 }
 
-/// What the two lanes must agree on.
-fn verdict(checked: &Checked) -> impl PartialEq + std::fmt::Debug {
-    let replay = checked.replay.as_ref().map(|r| {
+/// What the replay reached.
+fn replayed(checked: &Checked) -> impl PartialEq + std::fmt::Debug + use<> {
+    checked.replay.as_ref().map(|r| {
         (
             r.game_id,
             r.options,
@@ -29,8 +30,39 @@ fn verdict(checked: &Checked) -> impl PartialEq + std::fmt::Debug {
             r.markers_due.clone(),
             r.game.as_ref().map(|g| (*g.position(), g.status())),
         )
-    });
-    (checked.problems.clone(), replay, checked.parsed.clone())
+    })
+}
+
+/// What the two lanes must agree on.
+fn verdict(checked: &Checked) -> impl PartialEq + std::fmt::Debug {
+    (
+        checked.problems.clone(),
+        replayed(checked),
+        checked.parsed.clone(),
+    )
+}
+
+/// What a record's two forms, MGN and JSON, must agree on: all but where
+/// the problems stand (in texts of their own).
+fn form_verdict(checked: &Checked) -> impl PartialEq + std::fmt::Debug {
+    let problems: Vec<_> = checked
+        .problems
+        .iter()
+        .map(|p| (p.kind, p.message.clone()))
+        .collect();
+    let record = checked.parsed.as_ref().map(|p| p.record.clone());
+    (problems, replayed(checked), record)
+}
+
+/// A record's text in the JSON record form, as `--format json` writes it.
+fn as_json(record: &mancala_notation::Record) -> GameText {
+    let bytes = serde_json::to_string(record).unwrap().into_bytes();
+    GameText {
+        len: bytes.len() as u64,
+        bytes,
+        first_line: 1,
+        offset: 0,
+    }
 }
 
 /// Checks every game of `bytes` in both lanes and compares them; returns
@@ -48,6 +80,13 @@ fn compare(what: &str, bytes: &[u8], lap_budget: u32) -> (usize, usize) {
         let full = check::check_text(text, Some(lap_budget), Build::Record, Some(&mut observe));
         let at = format!("{what}, game {}", i + 1);
         assert_eq!(verdict(&fast), verdict(&full), "{at}");
+        // The same record read from its JSON form: the same check.
+        if let Ok(parsed) = text.parse() {
+            let json = as_json(&parsed.record);
+            let from_json =
+                check::check_text_as(Form::Json, &json, Some(lap_budget), Build::Record, None);
+            assert_eq!(form_verdict(&from_json), form_verdict(&fast), "{at}: JSON");
+        }
         // Plies observed before a syntax error further on count for
         // nothing.
         if let Some(replay) = &full.replay {

@@ -584,17 +584,16 @@ pub fn parse_json_game(text: &str) -> Result<crate::ParsedGame, ParseError> {
     Ok(builder.finish())
 }
 
-/// Reads the values of a JSON stream whole, for tests.
-#[cfg(test)]
-fn values(text: &str) -> Vec<GameText> {
-    JsonReader::new(text.as_bytes())
-        .map(Result::unwrap)
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The values of a JSON stream, as cut.
+    fn values(text: &str) -> Vec<GameText> {
+        JsonReader::new(text.as_bytes())
+            .map(Result::unwrap)
+            .collect()
+    }
 
     #[test]
     fn detects_json_by_an_object_with_a_key() {

@@ -1,7 +1,11 @@
 //! Property tests: `parse(print(r)) == r` for every record, and printing a
-//! parsed text is stable (a second pass changes nothing).
+//! parsed text is stable (a second pass changes nothing); the JSON form
+//! reads back as the tools read it, and any JSON-like stream reads without
+//! a panic.
 
-use mancala_notation::{GameResult, Item, Record, StandardTags, Tag, parse_game};
+use mancala_notation::{
+    GameResult, Item, JsonReader, Record, StandardTags, Tag, parse_game, parse_json_game,
+};
 use mancala_rules::{Dir, EndReason, GameId, Hole, Move, Opt, Options, Setup, Side};
 use proptest::prelude::*;
 
@@ -174,5 +178,36 @@ proptest! {
         let json = serde_json::to_string(&r).unwrap();
         let back: Record = serde_json::from_str(&json).unwrap();
         prop_assert_eq!(back, r);
+    }
+
+    /// The tools' reading of the JSON form (with its checks of what MGN
+    /// can say) takes back every record MGN can print, compact or pretty.
+    #[test]
+    fn the_tools_read_back_every_record_from_json(r in record()) {
+        for json in [serde_json::to_string(&r).unwrap(), serde_json::to_string_pretty(&r).unwrap()] {
+            let parsed = parse_json_game(&json)
+                .map_err(|e| TestCaseError::fail(format!("{e} at {:?} in\n{json}", e.span)))?;
+            prop_assert_eq!(&parsed.record, &r);
+        }
+    }
+
+    /// Any stream of JSON-like tokens is cut into values and read without
+    /// a panic; every error points inside its value's text, on character
+    /// boundaries.
+    #[test]
+    fn any_json_like_stream_reads_without_panic(tokens in prop::collection::vec(prop::sample::select(vec![
+        "{", "}", "[", "]", "\"", ":", ",", "\\", " ", "\n", "\r\n", "é", "🚀", "null", "1", "-",
+        "\"game\"", "\"olowuka\"", "\"result\"", "\"*\"", "\"items\"", "\"move\"", "\"E\"",
+        "\"round\"", "\"comment\"", "\"tags\"", "\"extra\"", "\"name\"", "\"value\"", "\"setup\"",
+    ]), 0..60)) {
+        let stream = tokens.concat();
+        for value in JsonReader::with_limit(stream.as_bytes(), 64) {
+            let value = value.unwrap();
+            let Ok(text) = value.source() else { continue };
+            if let Err(e) = parse_json_game(text) {
+                prop_assert!(e.span.start <= e.span.end && e.span.end <= text.len(), "{:?} in {}", e.span, text);
+                prop_assert!(text.is_char_boundary(e.span.start) && text.is_char_boundary(e.span.end));
+            }
+        }
     }
 }
