@@ -117,3 +117,16 @@ pub fn json_frames(args: &[&str]) -> Vec<serde_json::Value> {
     let game: serde_json::Value = serde_json::from_str(out.stdout.lines().next().unwrap()).unwrap();
     game["frames"].as_array().unwrap().clone()
 }
+
+/// A test that needs a program this machine lacks (`missing` says what is
+/// missing, `install` how to get it) is skipped with a message on stderr,
+/// which cargo test shows: it passes without having looked at anything.
+/// Under `CI=true` it fails instead: .ci/run installs what the tests need.
+pub fn skip_for_want_of(test: &str, missing: &str, install: &str) {
+    let in_ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+    assert!(!in_ci, "CI=true and {missing}: {install}");
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "SKIPPED {test}: {missing} ({install}); CI runs this test"
+    );
+}
