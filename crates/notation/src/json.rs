@@ -4,6 +4,7 @@
 //! [`crate::visit_game`] reads MGN, with byte spans into the JSON text, so
 //! that the check and the diagnostics treat both forms alike.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::io::{self, BufRead};
 use std::ops::{ControlFlow, Range};
@@ -260,8 +261,9 @@ struct RawRecord<'a> {
     extra: Option<&'a RawValue>,
     #[serde(borrow, default)]
     setup: Option<&'a RawValue>,
+    /// Each item where it stands: one pass reads the record and finds them.
     #[serde(borrow, default)]
-    items: Option<&'a RawValue>,
+    items: Option<Vec<&'a RawValue>>,
     #[serde(borrow, default)]
     result: Option<&'a RawValue>,
     #[serde(borrow, default)]
@@ -292,9 +294,10 @@ struct RawTag<'a> {
 }
 
 #[derive(Deserialize)]
-struct RawItem {
-    #[serde(rename = "move", default)]
-    mv: Option<Move>,
+struct RawItem<'a> {
+    /// Borrowed: a move's text is read without a copy.
+    #[serde(rename = "move", borrow, default)]
+    mv: Option<Cow<'a, str>>,
     #[serde(default)]
     captured: Option<u32>,
     #[serde(default)]
@@ -410,17 +413,15 @@ pub fn visit_json_game<V: Visitor>(
         tag!(TagValue::Termination(reason), json.span(raw));
     }
     let result: GameResult = json.field(result_raw, "\"result\"")?;
-    let header_end = raw.items.map_or(0, |items| json.span(items).start);
+    let items = raw.items.unwrap_or_default();
+    let header_end = items.first().map_or(0, |item| json.span(item).start);
     if visitor.movetext(0..header_end).is_break() {
         return Ok(ControlFlow::Break(()));
     }
-    if let Some(items) = raw.items {
-        let items: Vec<&RawValue> = json.field(items, "\"items\"")?;
-        for raw in items {
-            let item = json.item(raw)?;
-            if visitor.item(item, json.span(raw)).is_break() {
-                return Ok(ControlFlow::Break(()));
-            }
+    for raw in items {
+        let item = json.item(raw)?;
+        if visitor.item(item, json.span(raw)).is_break() {
+            return Ok(ControlFlow::Break(()));
         }
     }
     visitor.result(result, json.span(result_raw));
@@ -481,8 +482,11 @@ impl Json<'_> {
     /// One element of `items`.
     fn item(&self, raw: &RawValue) -> Result<Item, ParseError> {
         let span = self.span(raw);
-        let item: RawItem = self.field(raw, "an item")?;
+        let item: RawItem<'_> = self.field(raw, "an item")?;
         if let Some(mv) = item.mv {
+            let mv: Move = mv
+                .parse()
+                .map_err(|e| self.error(span.clone(), format!("an item: {e}")))?;
             return Ok(Item::Move {
                 mv,
                 captured: item.captured,
