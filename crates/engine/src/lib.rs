@@ -36,7 +36,7 @@ pub use budget::Budget;
 pub use mcts::Mcts;
 pub use play::{Child, children, holdings, play_random, playable_moves};
 pub use simple::{Greedy, RandomPlayer};
-pub use spec::{ParseSpecError, PlayerKind, PlayerSpec};
+pub use spec::{ENGINES, Engine, ParseSpecError, PlayerKind, PlayerSpec, Setting};
 
 /// A computer player.
 pub trait Player: fmt::Debug + Send {

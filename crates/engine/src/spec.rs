@@ -9,6 +9,111 @@ use crate::alphabeta::{self, AlphaBeta};
 use crate::mcts::{self, Mcts};
 use crate::simple::{Greedy, RandomPlayer};
 use crate::{Budget, Player};
+use mancala_rules::{did_you_mean, shorten};
+
+/// An engine the command line can name, with its settings: the one table
+/// that parsing, its error messages and the tools' help and listings read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Engine {
+    /// The name a spec starts with, e.g. `alphabeta`.
+    pub name: &'static str,
+    /// What the engine does, in a line.
+    pub about: &'static str,
+    /// The `key=value` settings it takes, in the order a record tag writes
+    /// them.
+    pub settings: &'static [Setting],
+}
+
+/// One `key=value` setting of an engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Setting {
+    pub key: &'static str,
+    /// What it sets, in a line.
+    pub meaning: &'static str,
+    /// The value used when the spec gives none (`None`: see `meaning`).
+    pub default: Option<u64>,
+    /// The least value accepted.
+    pub min: u64,
+    /// A larger value counts as this one (`None`: no ceiling below
+    /// `u64::MAX`).
+    pub max: Option<u64>,
+}
+
+/// `seed=S`, which every engine takes.
+const SEED: Setting = Setting {
+    key: "seed",
+    meaning: "its own random seed, instead of the one the caller gives",
+    default: None,
+    min: 0,
+    max: None,
+};
+
+/// `ms=T`, the searches' time budget.
+const MS: Setting = Setting {
+    key: "ms",
+    meaning: "time budget per move in milliseconds (results then vary from run to run)",
+    default: None,
+    min: 1,
+    max: None,
+};
+
+/// Every engine, in the order help and listings give them.
+pub const ENGINES: [Engine; 4] = [
+    Engine {
+        name: "random",
+        about: "plays a legal move at random",
+        settings: &[SEED],
+    },
+    Engine {
+        name: "greedy",
+        about: "plays the move that gains most (ties broken at random)",
+        settings: &[SEED],
+    },
+    Engine {
+        name: "alphabeta",
+        about: "alpha-beta search with iterative deepening",
+        settings: &[
+            Setting {
+                key: "depth",
+                meaning: "plies to search (the default applies when ms= is not given)",
+                default: Some(AlphaBeta::DEFAULT_DEPTH as u64),
+                min: 1,
+                max: Some(AlphaBeta::MAX_DEPTH as u64),
+            },
+            MS,
+            SEED,
+        ],
+    },
+    Engine {
+        name: "mcts",
+        about: "Monte Carlo tree search",
+        settings: &[
+            Setting {
+                key: "playouts",
+                meaning: "playouts per move (the default applies when ms= is not given)",
+                default: Some(Mcts::DEFAULT_PLAYOUTS as u64),
+                min: 1,
+                max: Some(u32::MAX as u64),
+            },
+            MS,
+            SEED,
+        ],
+    },
+];
+
+impl Engine {
+    /// The engine named `name`.
+    #[must_use]
+    pub fn named(name: &str) -> Option<&'static Engine> {
+        ENGINES.iter().find(|e| e.name == name)
+    }
+
+    /// Its setting `key`.
+    #[must_use]
+    pub fn setting(&self, key: &str) -> Option<&'static Setting> {
+        self.settings.iter().find(|s| s.key == key)
+    }
+}
 
 /// Which engine to build, with its settings.
 ///
@@ -17,12 +122,9 @@ use crate::{Budget, Player};
 /// by spaces instead (`alphabeta depth=8 ms=200`), parses too, so that a
 /// spec's [`Display`](fmt::Display) reads back.
 ///
-/// | spec | settings |
-/// |---|---|
-/// | `random` | `seed` |
-/// | `greedy` | `seed` (ties between equal gains are broken at random) |
-/// | `alphabeta` | `depth` (plies), `ms` (time budget per move), `seed` |
-/// | `mcts` | `playouts` (per move), `ms` (time budget per move), `seed` |
+/// [`ENGINES`] lists the names and each one's settings: `random` and
+/// `greedy` take `seed`; `alphabeta` `depth` (plies), `ms` (time budget per
+/// move) and `seed`; `mcts` `playouts` (per move), `ms` and `seed`.
 ///
 /// `alphabeta` with neither `depth` nor `ms` searches to
 /// [`AlphaBeta::DEFAULT_DEPTH`]; with only `ms` it deepens until the
@@ -101,10 +203,11 @@ pub enum ParseSpecError {
     },
     /// A setting without `=value`.
     MissingValue(String),
-    /// A value that is not a positive whole number.
+    /// A value that is not a whole number of at least `min`.
     BadValue {
         key: String,
         value: String,
+        min: u64,
     },
     Repeated(String),
 }
@@ -117,22 +220,26 @@ impl fmt::Display for ParseSpecError {
             ),
             ParseSpecError::UnknownPlayer(name) => write!(
                 f,
-                "unknown player `{name}` (expected random, greedy, alphabeta or mcts)"
+                "unknown player `{}`{}",
+                shorten(name),
+                did_you_mean(name, ENGINES.map(|e| e.name))
             ),
             ParseSpecError::UnknownSetting { player, key } => {
-                let keys = match *player {
-                    "alphabeta" => "depth, ms or seed",
-                    "mcts" => "playouts, ms or seed",
-                    _ => "seed",
-                };
-                write!(f, "{player} has no setting `{key}` (expected {keys})")
+                let keys = Engine::named(player).map_or(&[][..], |e| e.settings);
+                write!(
+                    f,
+                    "{player} has no setting `{}`{}",
+                    shorten(key),
+                    did_you_mean(key, keys.iter().map(|s| s.key))
+                )
             }
             ParseSpecError::MissingValue(word) => {
                 write!(f, "setting `{word}` needs a value, as in `{word}=8`")
             }
-            ParseSpecError::BadValue { key, value } => write!(
+            ParseSpecError::BadValue { key, value, min } => write!(
                 f,
-                "bad value `{value}` for `{key}` (expected a whole number of at least 1)"
+                "bad value `{}` for `{key}` (expected a whole number of at least {min})",
+                shorten(value)
             ),
             ParseSpecError::Repeated(key) => write!(f, "setting `{key}` given twice"),
         }
@@ -140,24 +247,6 @@ impl fmt::Display for ParseSpecError {
 }
 
 impl std::error::Error for ParseSpecError {}
-
-fn positive(key: &str, value: &str) -> Result<u64, ParseSpecError> {
-    match value.parse::<u64>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err(ParseSpecError::BadValue {
-            key: key.to_owned(),
-            value: value.to_owned(),
-        }),
-    }
-}
-
-fn set<T>(slot: &mut Option<T>, key: &str, value: T) -> Result<(), ParseSpecError> {
-    if slot.is_some() {
-        return Err(ParseSpecError::Repeated(key.to_owned()));
-    }
-    *slot = Some(value);
-    Ok(())
-}
 
 impl FromStr for PlayerSpec {
     type Err = ParseSpecError;
@@ -169,13 +258,9 @@ impl FromStr for PlayerSpec {
             None => (s, ""),
         };
         let (mut depth, mut ms, mut playouts, mut seed) = (None, None, None, None);
-        let player: &'static str = match name {
-            "random" => "random",
-            "greedy" => "greedy",
-            "alphabeta" => "alphabeta",
-            "mcts" => "mcts",
-            _ => return Err(ParseSpecError::UnknownPlayer(name.to_owned())),
-        };
+        let engine =
+            Engine::named(name).ok_or_else(|| ParseSpecError::UnknownPlayer(name.to_owned()))?;
+        let player = engine.name;
         for word in rest
             .split(|c: char| c == ',' || c.is_whitespace())
             .filter(|w| !w.is_empty())
@@ -183,32 +268,35 @@ impl FromStr for PlayerSpec {
             let Some((key, value)) = word.split_once('=') else {
                 return Err(ParseSpecError::MissingValue(word.to_owned()));
             };
-            match (player, key) {
-                (_, "seed") => {
-                    // Zero is a fine seed.
-                    let n = value.parse::<u64>().map_err(|_| ParseSpecError::BadValue {
+            let setting = engine
+                .setting(key)
+                .ok_or_else(|| ParseSpecError::UnknownSetting {
+                    player,
+                    key: key.to_owned(),
+                })?;
+            let n = match value.parse::<u64>() {
+                Ok(n) if n >= setting.min => n.min(setting.max.unwrap_or(u64::MAX)),
+                _ => {
+                    return Err(ParseSpecError::BadValue {
                         key: key.to_owned(),
                         value: value.to_owned(),
-                    })?;
-                    set(&mut seed, key, n)?;
-                }
-                ("alphabeta", "depth") => {
-                    let n = positive(key, value)?.min(u64::from(AlphaBeta::MAX_DEPTH));
-                    set(&mut depth, key, n as u32)?;
-                }
-                ("alphabeta" | "mcts", "ms") => set(&mut ms, key, positive(key, value)?)?,
-                ("mcts", "playouts") => {
-                    let n = positive(key, value)?.min(u64::from(u32::MAX));
-                    set(&mut playouts, key, n as u32)?;
-                }
-                _ => {
-                    return Err(ParseSpecError::UnknownSetting {
-                        player,
-                        key: key.to_owned(),
+                        min: setting.min,
                     });
                 }
+            };
+            let slot = match key {
+                "seed" => &mut seed,
+                "depth" => &mut depth,
+                "ms" => &mut ms,
+                _ => &mut playouts,
+            };
+            if slot.replace(n).is_some() {
+                return Err(ParseSpecError::Repeated(key.to_owned()));
             }
         }
+        // The table's ceilings keep depth and playouts within u32.
+        let narrow = |n: Option<u64>| n.map(|n| u32::try_from(n).unwrap_or(u32::MAX));
+        let (depth, playouts) = (narrow(depth), narrow(playouts));
         let time = ms.map(Duration::from_millis);
         let kind = match player {
             "random" => PlayerKind::Random,
@@ -293,9 +381,47 @@ mod tests {
                 "bad value `-3` for `ms` (expected a whole number of at least 1)",
             ),
             ("alphabeta:depth=3,depth=4", "setting `depth` given twice"),
+            (
+                "alphabta",
+                "unknown player `alphabta` (did you mean `alphabeta`?)",
+            ),
+            (
+                "greddy:seed=3",
+                "unknown player `greddy` (did you mean `greedy`?)",
+            ),
+            (
+                "alphabeta:dept=3",
+                "alphabeta has no setting `dept` (did you mean `depth`?)",
+            ),
+            (
+                "mcts:playout=50",
+                "mcts has no setting `playout` (did you mean `playouts`?)",
+            ),
+            (
+                "random:seed=-1",
+                "bad value `-1` for `seed` (expected a whole number of at least 0)",
+            ),
         ] {
             let err = input.parse::<PlayerSpec>().unwrap_err();
             assert_eq!(err.to_string(), message, "{input}");
+        }
+    }
+
+    /// The table is what parsing reads: every engine and every setting it
+    /// lists parses, each value at its least and past its ceiling.
+    #[test]
+    fn every_engine_and_setting_of_the_table_parses() {
+        for engine in ENGINES {
+            assert_eq!(spec(engine.name).name(), engine.name);
+            for setting in engine.settings {
+                let least = format!("{}:{}={}", engine.name, setting.key, setting.min);
+                spec(&least);
+                if let Some(max) = setting.max {
+                    let past = format!("{}:{}={}", engine.name, setting.key, max + 1);
+                    let capped = format!("{}={max}", setting.key);
+                    assert!(spec(&past).to_string().contains(&capped), "{past}");
+                }
+            }
         }
     }
 }

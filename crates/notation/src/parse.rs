@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::ops::{ControlFlow, Range};
 
-use mancala_rules::{Dir, EndReason, GameId, Hole, Move, Options, Setup, Side, shorten};
+use mancala_rules::{Dir, EndReason, GameId, Hole, Move, Options, Setup, Side, closest, shorten};
 use nom::bytes::complete::take_while1;
 use nom::combinator::verify;
 use nom::{IResult, Parser};
@@ -280,6 +280,17 @@ impl<'a> SeenTags<'a> {
         new
     }
 
+    /// An unknown tag seen whose name is [`closest`] to `standard`, case
+    /// aside (names are case-sensitive, and `game` is not `Game`).
+    fn near(&self, standard: &str) -> Option<&'a str> {
+        let target = standard.to_ascii_lowercase();
+        self.few[..self.len]
+            .iter()
+            .chain(&self.more)
+            .copied()
+            .find(|name| closest(&name.to_ascii_lowercase(), [target.as_str()]).is_some())
+    }
+
     /// Whether the `Game` tag has come (its bit is the first).
     fn saw_game(&self) -> bool {
         self.standard & 1 != 0
@@ -499,9 +510,13 @@ impl<'a> GameParser<'a> {
             return Ok(ControlFlow::Break(()));
         };
         if !seen.saw_game() {
+            let hint = match seen.near("Game") {
+                Some(name) => format!("did you mean `Game`, not `{}`?", shorten(name)),
+                None => "e.g. [Game \"olowuka\"]".to_owned(),
+            };
             return Err(ParseError::new(
                 header_start..header_start,
-                "missing [Game \"…\"] tag (e.g. [Game \"olowuka\"])",
+                format!("missing [Game \"…\"] tag ({hint})"),
             ));
         }
         if let Some((tagged, span)) = result_tag
@@ -1031,5 +1046,36 @@ mod tests {
         let tags = StandardTags::default();
         assert!(tags.get("Event").is_some());
         assert!(tags.get("Foo").is_none());
+    }
+
+    /// Misspelt ids, end reasons and a misspelt `Game` tag name are
+    /// reported with the word they were likely meant to be.
+    #[test]
+    fn near_misses_get_a_suggestion() {
+        for (text, message) in [
+            (
+                "[game \"olowuka\"]\n\n*\n",
+                "missing [Game \"…\"] tag (did you mean `Game`, not `game`?)",
+            ),
+            (
+                "[Event \"e\"]\n[Gmae \"olowuka\"]\n\n*\n",
+                "missing [Game \"…\"] tag (did you mean `Game`, not `Gmae`?)",
+            ),
+            (
+                "[Event \"e\"]\n\n*\n",
+                "missing [Game \"…\"] tag (e.g. [Game \"olowuka\"])",
+            ),
+            (
+                "[Game \"olowuka\"]\n[Termination \"no-move\"]\n\n*\n",
+                "unknown end reason `no-move` (did you mean `no-moves`?)",
+            ),
+            (
+                "[Game \"rio-kadalys\"]\n\n*\n",
+                "unknown game id `rio-kadalys` (did you mean `rio-kadalis`?)",
+            ),
+        ] {
+            let err = parse_game(text).unwrap_err();
+            assert_eq!(err.message, message, "{text}");
+        }
     }
 }

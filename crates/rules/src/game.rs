@@ -63,12 +63,16 @@ impl std::str::FromStr for EndReason {
     type Err = String;
 
     fn from_str(s: &str) -> Result<EndReason, String> {
-        EndReason::ALL.into_iter().find(|r| r.as_str() == s).ok_or_else(|| {
-            format!(
-                "unknown end reason `{}` (expected no-moves, repetition, twenty-five, endless-move, cannot-refill or rounds-played)",
-                crate::text::shorten(s)
-            )
-        })
+        EndReason::ALL
+            .into_iter()
+            .find(|r| r.as_str() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown end reason `{}`{}",
+                    crate::text::shorten(s),
+                    crate::text::did_you_mean(s, EndReason::ALL.map(EndReason::as_str))
+                )
+            })
     }
 }
 

@@ -10,7 +10,7 @@ use crate::descriptor::{DESCRIPTORS, Descriptor, Direction};
 use crate::game::EndReason;
 use crate::side::{Dir, Hole, Side};
 use crate::sow::{DEFAULT_LAP_BUDGET, SowRules, next_open};
-use crate::text::{closest, shorten};
+use crate::text::{closest, did_you_mean, shorten};
 
 /// The four games, by the ids records and tools spell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -91,16 +91,12 @@ pub struct ParseGameIdError(pub String);
 
 impl fmt::Display for ParseGameIdError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown game id `{}` (expected ", shorten(&self.0))?;
-        for (i, game) in GameId::ALL.iter().enumerate() {
-            let sep = match i {
-                0 => "",
-                _ if i + 1 == GameId::ALL.len() => " or ",
-                _ => ", ",
-            };
-            write!(f, "{sep}{game}")?;
-        }
-        f.write_str(")")
+        write!(
+            f,
+            "unknown game id `{}`{}",
+            shorten(&self.0),
+            did_you_mean(&self.0, GameId::ALL.map(GameId::as_str))
+        )
     }
 }
 

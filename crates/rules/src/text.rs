@@ -39,22 +39,50 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .map(|(_, c)| c)
 }
 
-/// Levenshtein distance, in characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
-        }
+/// What a message adds after naming an unknown `word`: ` (did you mean
+/// `near`?)` when one of `known` is [`closest`] to it, else ` (expected a,
+/// b or c)`.
+#[must_use]
+pub fn did_you_mean<'a>(word: &str, known: impl IntoIterator<Item = &'a str> + Clone) -> String {
+    match closest(word, known.clone()) {
+        Some(near) => format!(" (did you mean `{near}`?)"),
+        None => format!(" (expected {})", one_of(known)),
     }
-    row[b.len()]
+}
+
+/// `a`, `a or b`, `a, b or c`: the words as a choice.
+#[must_use]
+pub fn one_of<'a>(words: impl IntoIterator<Item = &'a str>) -> String {
+    let words: Vec<&str> = words.into_iter().collect();
+    match words.split_last() {
+        None => String::new(),
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// Edit distance in characters, a swap of two neighbours counting as one
+/// edit (optimal string alignment): `gmae` is one edit from `game`.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    // Three rows of the table: two back, the last, and this one.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut last: Vec<usize> = (0..=b.len()).collect();
+    let mut row: Vec<usize> = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        row[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            row[j] = (last[j] + 1).min(row[j - 1] + 1).min(last[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                row[j] = row[j].min(before[j - 2] + 1);
+            }
+        }
+        std::mem::swap(&mut before, &mut last);
+        std::mem::swap(&mut last, &mut row);
+    }
+    last[b.len()]
 }
 
 #[cfg(test)]
@@ -85,5 +113,28 @@ mod tests {
         assert_eq!(closest("series-captur", names), Some("series-capture"));
         assert_eq!(closest("singel-round", names), Some("single-round"));
         assert_eq!(closest("sow-backwards", names), None);
+        assert_eq!(closest("gmae", ["game", "name"]), Some("game"));
+    }
+
+    #[test]
+    fn edit_distances() {
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("abc", ""), 3);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("gmae", "game"), 1);
+        assert_eq!(edit_distance("humna", "human"), 1);
+        assert_eq!(edit_distance("ca", "abc"), 3);
+    }
+
+    #[test]
+    fn suggests_the_near_word_or_lists_them_all() {
+        let names = ["random", "greedy", "mcts"];
+        assert_eq!(did_you_mean("greddy", names), " (did you mean `greedy`?)");
+        assert_eq!(
+            did_you_mean("minimax", names),
+            " (expected random, greedy or mcts)"
+        );
+        assert_eq!(one_of(["a"]), "a");
+        assert_eq!(one_of(["a", "b"]), "a or b");
     }
 }
