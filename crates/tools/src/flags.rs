@@ -4,7 +4,9 @@
 //! its own (play's game conflicts with records, render's options need a
 //! game) with `mut_arg`; help, man pages and completions come from here.
 
-use mancala_rules::{DEFAULT_LAP_BUDGET, GameId, Options, Rules};
+use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
+use mancala_engine::{ENGINES, Engine, ParseSpecError, PlayerSpec};
+use mancala_rules::{DEFAULT_LAP_BUDGET, GameId, Opt, Options, Rules, did_you_mean, shorten};
 
 use crate::output::ColorChoice;
 
@@ -24,6 +26,10 @@ pub struct GameFlags {
         long = "option",
         short = 'o',
         value_name = "OPTION",
+        value_parser = OptionWords,
+        // The long help lists them with the games they apply to;
+        // completions still offer them.
+        hide_possible_values = true,
         long_help = crate::meta::option_help(
             "A variant option (repeatable), e.g. `-o seeds=5 -o series-capture`."
         )
@@ -52,12 +58,148 @@ impl GameFlags {
 
 /// The game ids as clap's possible values, so that help, man pages and
 /// shell completions list them.
-fn game_ids() -> impl clap::builder::TypedValueParser<Value = GameId> {
-    use clap::builder::TypedValueParser as _;
+fn game_ids() -> impl TypedValueParser<Value = GameId> {
     clap::builder::PossibleValuesParser::new(GameId::ALL.map(GameId::as_str)).map(|id| {
         id.parse::<GameId>()
             .unwrap_or_else(|_| unreachable!("a possible value is a game id"))
     })
+}
+
+/// `-o`'s values: any text (a value may hold several words, which
+/// [`GameFlags::rules`] reads), with the option words as possible values
+/// for completions: every flag option, and `seeds=N` for each seed count
+/// some game is played with.
+#[derive(Debug, Clone, Copy)]
+struct OptionWords;
+
+impl TypedValueParser for OptionWords {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        let mut counts: Vec<u8> = GameId::ALL
+            .iter()
+            .flat_map(|g| g.seed_choices().iter().copied())
+            .collect();
+        counts.sort_unstable();
+        counts.dedup();
+        let seeds = counts.into_iter().map(|n| {
+            let games: Vec<&str> = GameId::ALL
+                .into_iter()
+                .filter(|g| g.seed_choices().contains(&n))
+                .map(GameId::as_str)
+                .collect();
+            PossibleValue::new(format!("seeds={n}"))
+                .help(format!("{n} seeds per hole ({})", games.join(", ")))
+        });
+        let flags = Opt::ALL
+            .into_iter()
+            .map(|opt| PossibleValue::new(opt.as_str()).help(opt.meaning()));
+        Some(Box::new(seeds.chain(flags)))
+    }
+}
+
+/// The player a seat names for a person at the terminal.
+pub const HUMAN: &str = "human";
+/// What [`HUMAN`] is, for help and listings.
+pub const HUMAN_ABOUT: &str = "a person, typing moves at the terminal";
+
+/// The names `--south` and `--north` take: the engines, then [`HUMAN`].
+pub fn player_names() -> impl Iterator<Item = &'static str> + Clone {
+    ENGINES.iter().map(|e| e.name).chain([HUMAN])
+}
+
+/// `--south` and `--north`: play's seats.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PlayerFlags {
+    /// South's player: an engine, with settings after `:` (e.g.
+    /// `alphabeta:depth=4,ms=500`), or human.
+    #[arg(long, default_value = "random", value_parser = Players, value_name = "PLAYER")]
+    pub south: String,
+    /// North's player, as --south.
+    #[arg(long, default_value = "random", value_parser = Players, value_name = "PLAYER")]
+    pub north: String,
+}
+
+/// A player as the command line names it: an engine's name with any
+/// settings, or [`HUMAN`]. Its possible values are the names, each with
+/// what it is and its settings, so that help, man pages and completions
+/// give them; a value with settings is checked by the engine's own parser.
+#[derive(Debug, Clone, Copy)]
+struct Players;
+
+impl TypedValueParser for Players {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        StringValueParser::new()
+            .try_map(|text| check_player(&text).map(|()| text))
+            .parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        let engines = ENGINES
+            .iter()
+            .map(|engine| PossibleValue::new(engine.name).help(engine_help(engine)));
+        let human = PossibleValue::new(HUMAN).help(HUMAN_ABOUT);
+        Some(Box::new(engines.chain([human])))
+    }
+}
+
+/// Whether `text` names a player, or why not (with the name it may have
+/// meant).
+fn check_player(text: &str) -> Result<(), String> {
+    if text == HUMAN {
+        return Ok(());
+    }
+    match text.parse::<PlayerSpec>() {
+        Ok(_) => Ok(()),
+        Err(ParseSpecError::UnknownPlayer(name)) => Err(format!(
+            "unknown player `{}`{}",
+            shorten(&name),
+            did_you_mean(&name, player_names())
+        )),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// An engine in a line: what it does and its settings with their
+/// defaults, e.g. `alpha-beta search; settings: depth=N (default 9, at
+/// most 64), ms=N, seed=N`.
+#[must_use]
+pub fn engine_help(engine: &Engine) -> String {
+    let settings: Vec<String> = engine
+        .settings
+        .iter()
+        .map(|s| {
+            let mut bounds = Vec::new();
+            if let Some(default) = s.default {
+                bounds.push(format!("default {default}"));
+            }
+            if let Some(max) = s.max.filter(|&m| m < u64::from(u32::MAX)) {
+                bounds.push(format!("at most {max}"));
+            }
+            if bounds.is_empty() {
+                format!("{}=N", s.key)
+            } else {
+                format!("{}=N ({})", s.key, bounds.join(", "))
+            }
+        })
+        .collect();
+    format!("{}; settings: {}", engine.about, settings.join(", "))
 }
 
 /// `--lap-budget`.

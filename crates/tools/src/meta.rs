@@ -1,13 +1,24 @@
 //! How the tools describe themselves: shell completions and man pages,
 //! generated from each tool's clap definition (`--completions SHELL`,
-//! `--man`), and help text written from the rules themselves, so that it
-//! lists what the rules accept.
+//! `--man`), help text written from the rules themselves, so that it lists
+//! what the rules accept, and play's listings of the games and players
+//! (`--list games|players`), from the same tables.
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use clap::CommandFactory;
-use mancala_rules::{GameId, Opt};
+use mancala_engine::ENGINES;
+use mancala_rules::{GameId, Opt, Rules};
+use serde::Serialize;
+
+use crate::flags::{HUMAN, HUMAN_ABOUT};
+use crate::output::Format;
+
+/// What `seeds=N` does.
+const SEEDS_MEANING: &str = "seeds per hole (and per refilled hole)";
+/// What `rounds=N` does.
+const ROUNDS_MEANING: &str = "the match also ends after round N (N >= 1), won on holdings";
 
 /// The flags every tool shares for describing itself.
 #[derive(Debug, Clone, clap::Args)]
@@ -103,12 +114,12 @@ pub fn option_help(summary: &str) -> String {
         .collect();
     let _ = writeln!(
         help,
-        "  seeds=N [{}]\n      seeds per hole (and per refilled hole)",
+        "  seeds=N [{}]\n      {SEEDS_MEANING}",
         seed_counts.join("; ")
     );
     let _ = writeln!(
         help,
-        "  rounds=N [{}; not with single-round]\n      the match also ends after round N (N >= 1), won on holdings",
+        "  rounds=N [{}; not with single-round]\n      {ROUNDS_MEANING}",
         games(&GameId::has_rounds)
     );
     for opt in Opt::ALL {
@@ -121,6 +132,187 @@ pub fn option_help(summary: &str) -> String {
     }
     help.push_str("Several options: one -o each, or one -o with the words separated by spaces.");
     help
+}
+
+/// What `--list` lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Listing {
+    /// The games: board, seeds per hole and variant options.
+    Games,
+    /// The players: the engines with their settings, and human.
+    Players,
+}
+
+/// A game as `--list games` gives it.
+#[derive(Debug, Serialize)]
+struct GameEntry {
+    game: GameId,
+    name: &'static str,
+    origin: &'static str,
+    rows: u8,
+    holes: usize,
+    seeds_per_hole: u8,
+    /// The counts `seeds=N` takes (empty: the game has no such option).
+    seed_choices: &'static [u8],
+    /// Whether a game is a match of rounds.
+    rounds: bool,
+    options: Vec<OptionEntry>,
+}
+
+/// A variant option of a game, with what it does.
+#[derive(Debug, Serialize)]
+struct OptionEntry {
+    option: &'static str,
+    meaning: &'static str,
+}
+
+/// A player as `--list players` gives it.
+#[derive(Debug, Serialize)]
+struct PlayerEntry {
+    player: &'static str,
+    about: &'static str,
+    settings: Vec<SettingEntry>,
+}
+
+/// One `key=N` setting of an engine.
+#[derive(Debug, Serialize)]
+struct SettingEntry {
+    setting: &'static str,
+    meaning: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    default: Option<u64>,
+    min: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max: Option<u64>,
+}
+
+fn game_entries() -> Vec<GameEntry> {
+    GameId::ALL
+        .into_iter()
+        .map(|game| {
+            let rules = Rules::standard(game);
+            let descriptor = game.descriptor();
+            let mut options = Vec::new();
+            if !game.seed_choices().is_empty() {
+                options.push(OptionEntry {
+                    option: "seeds=N",
+                    meaning: SEEDS_MEANING,
+                });
+            }
+            if game.has_rounds() {
+                options.push(OptionEntry {
+                    option: "rounds=N",
+                    meaning: ROUNDS_MEANING,
+                });
+            }
+            options.extend(
+                Opt::ALL
+                    .into_iter()
+                    .filter(|opt| game.allows(*opt))
+                    .map(|opt| OptionEntry {
+                        option: opt.as_str(),
+                        meaning: opt.meaning(),
+                    }),
+            );
+            GameEntry {
+                game,
+                name: descriptor.name,
+                origin: descriptor.origin,
+                rows: 2,
+                holes: rules.holes(),
+                seeds_per_hole: rules.seeds_per_hole(),
+                seed_choices: game.seed_choices(),
+                rounds: game.has_rounds(),
+                options,
+            }
+        })
+        .collect()
+}
+
+fn player_entries() -> Vec<PlayerEntry> {
+    let engines = ENGINES.iter().map(|engine| PlayerEntry {
+        player: engine.name,
+        about: engine.about,
+        settings: engine
+            .settings
+            .iter()
+            .map(|s| SettingEntry {
+                setting: s.key,
+                meaning: s.meaning,
+                default: s.default,
+                min: s.min,
+                max: s.max,
+            })
+            .collect(),
+    });
+    let human = PlayerEntry {
+        player: HUMAN,
+        about: HUMAN_ABOUT,
+        settings: Vec::new(),
+    };
+    engines.chain([human]).collect()
+}
+
+/// Writes `listing` to `out`: aligned text, or one JSON object a line.
+pub fn write_listing(listing: Listing, format: Format, out: &mut impl Write) -> io::Result<()> {
+    match (listing, format) {
+        (Listing::Games, Format::Json) => json_lines(&game_entries(), out),
+        (Listing::Players, Format::Json) => json_lines(&player_entries(), out),
+        (Listing::Games, Format::Text) => {
+            for game in game_entries() {
+                let mut seeds = format!("{} seeds per hole", game.seeds_per_hole);
+                if !game.seed_choices.is_empty() {
+                    let counts: Vec<String> = game.seed_choices.iter().map(u8::to_string).collect();
+                    let _ = write!(seeds, " (seeds={})", counts.join("|"));
+                }
+                let kind = if game.rounds {
+                    "a match of rounds"
+                } else {
+                    "a single game"
+                };
+                writeln!(
+                    out,
+                    "{}  {} ({}): {} x {} holes, {seeds}, {kind}",
+                    game.game, game.name, game.origin, game.rows, game.holes
+                )?;
+                let width = game.options.iter().map(|o| o.option.len()).max();
+                for option in &game.options {
+                    let width = width.unwrap_or(0);
+                    writeln!(out, "  -o {:width$}  {}", option.option, option.meaning)?;
+                }
+            }
+            Ok(())
+        }
+        (Listing::Players, Format::Text) => {
+            let players = player_entries();
+            let width = players.iter().map(|p| p.player.len()).max().unwrap_or(0);
+            for player in players {
+                writeln!(out, "{:width$}  {}", player.player, player.about)?;
+                let keys = player.settings.iter().map(|s| s.setting.len() + 2).max();
+                for s in &player.settings {
+                    let mut bounds = match s.max.filter(|&max| max < u64::from(u32::MAX)) {
+                        Some(max) => format!("{} to {max}", s.min),
+                        None => format!("at least {}", s.min),
+                    };
+                    if let Some(default) = s.default {
+                        let _ = write!(bounds, ", default {default}");
+                    }
+                    let key = format!("{}=N", s.setting);
+                    let keys = keys.unwrap_or(0);
+                    writeln!(out, "  {key:keys$}  {} [{bounds}]", s.meaning)?;
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+fn json_lines<T: Serialize>(entries: &[T], out: &mut impl Write) -> io::Result<()> {
+    for entry in entries {
+        serde_json::to_writer(&mut *out, entry)?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

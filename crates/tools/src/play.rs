@@ -14,7 +14,7 @@ use mancala_rules::{
 };
 
 use crate::diagnostic::{self, escape_controls};
-use crate::flags::{ColorFlag, GameFlags, LapBudgetFlag};
+use crate::flags::{ColorFlag, GameFlags, HUMAN, LapBudgetFlag, PlayerFlags};
 use crate::input::{self, InputName};
 use crate::moves_arg;
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
@@ -37,6 +37,8 @@ seat tells its laps, every gain and round end, and at the end who won.
 
 Examples:
   mancala-play                                   one random Olowuka game
+  mancala-play --list games                      the games, their boards and options
+  mancala-play --list players                    the engines and their settings
   mancala-play --game pallankuzhi --south alphabeta --north mcts --seed 7
   mancala-play --game rio-kadalis -o rounds=5 --games 20   matches of five rounds
   mancala-play --games 1000 --south alphabeta:depth=4 --north greedy > games.mgn
@@ -68,12 +70,8 @@ pub struct Args {
     pub records: Vec<std::path::PathBuf>,
     #[command(flatten)]
     pub game: GameFlags,
-    /// South's player.
-    #[arg(long, default_value = "random")]
-    pub south: String,
-    /// North's player.
-    #[arg(long, default_value = "random")]
-    pub north: String,
+    #[command(flatten)]
+    pub players: PlayerFlags,
     /// Seed of every random choice: the same command prints the same games.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -98,6 +96,11 @@ pub struct Args {
     /// `text`: records in notation; `json`: one JSON record per line.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
+    /// List the games (board, seeds per hole, variant options) or the
+    /// players (engines, their settings and defaults) on stdout and exit;
+    /// with --format json, one JSON object a line.
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub list: Option<crate::meta::Listing>,
     /// No progress bar and no summary on stderr.
     #[arg(short, long)]
     pub quiet: bool,
@@ -123,12 +126,13 @@ const DEEP_SEARCH: u32 = 14;
 
 impl Seat {
     fn parse(text: &str, seed: u64) -> Result<Seat, String> {
-        if text == "human" {
+        if text == HUMAN {
             return Ok(Seat::Human);
         }
-        let spec: PlayerSpec = text.parse().map_err(|e| {
-            format!("invalid player `{text}`: {e}; or human, for a person at the terminal")
-        })?;
+        // Clap has checked it (flags::PlayerFlags).
+        let spec: PlayerSpec = text
+            .parse()
+            .map_err(|e| format!("invalid player `{text}`: {e}"))?;
         Ok(Seat::Engine(spec.build(seed), spec.seed))
     }
 
@@ -138,7 +142,7 @@ impl Seat {
         match self {
             Seat::Engine(player, None) => player.name(),
             Seat::Engine(player, Some(seed)) => format!("{} seed={seed}", player.name()),
-            Seat::Human => "human".to_owned(),
+            Seat::Human => HUMAN.to_owned(),
         }
     }
 
@@ -823,22 +827,29 @@ pub fn run(args: &Args) -> io::Result<u8> {
     if crate::meta::handle::<Args>(&args.meta)? {
         return Ok(EXIT_OK);
     }
+    if let Some(listing) = args.list {
+        let mut out = output::stdout();
+        crate::meta::write_listing(listing, args.format, &mut out)?;
+        out.flush()?;
+        return Ok(EXIT_OK);
+    }
     let seats_for = |salt: u64| -> Result<[Seat; 2], String> {
         Ok([
-            Seat::parse(&args.south, mix(args.seed, salt * 2))?,
-            Seat::parse(&args.north, mix(args.seed, salt * 2 + 1))?,
+            Seat::parse(&args.players.south, mix(args.seed, salt * 2))?,
+            Seat::parse(&args.players.north, mix(args.seed, salt * 2 + 1))?,
         ])
     };
     if let Err(e) = seats_for(0) {
         output::error_line(&format!("error: {e}"));
         return Ok(EXIT_FAILURE);
     }
-    for text in [&args.south, &args.north] {
+    let seats = [&args.players.south, &args.players.north];
+    for text in seats {
         if let Some(warning) = Seat::deep_search_warning(text) {
             output::error_line(&warning);
         }
     }
-    let humans = [&args.south, &args.north].iter().any(|s| *s == "human");
+    let humans = seats.iter().any(|s| *s == HUMAN);
     if humans && args.records.iter().any(|r| r.as_os_str() == "-") {
         output::error_line(
             "error: a human player reads moves from stdin, so records cannot come from stdin too",

@@ -1,0 +1,164 @@
+//! What a newcomer can ask the tools: the values `--game`, `-o`, `--south`
+//! and `--north` take (in help, man pages and completions), the listings
+//! of games and players, and "did you mean" for near misses.
+
+mod common;
+
+use common::run;
+
+/// The entry of a flag in long help: the line containing `start` and those
+/// after it up to the next flag's (flag lines are indented less than the
+/// text under them).
+fn block(text: &str, start: &str) -> String {
+    let mut lines = text.lines().skip_while(|l| !l.contains(start));
+    let first = lines
+        .next()
+        .unwrap_or_else(|| panic!("no `{start}` in:\n{text}"));
+    let mut out = format!("{first}\n");
+    for line in lines {
+        let indent = line.len() - line.trim_start().len();
+        if line.trim_start().starts_with('-') && indent < 10 {
+            break;
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn help_lists_the_players_and_games() {
+    let help = run("mancala-play", &["--help"], b"").stdout;
+    insta::assert_snapshot!(
+        "help_of_the_seats_and_game",
+        format!(
+            "{}{}",
+            block(&help, "-g, --game <GAME>"),
+            block(&help, "--south <PLAYER>")
+        )
+    );
+    // Short help lists the names (wrapped anywhere).
+    let short = run("mancala-play", &["-h"], b"").stdout;
+    let words = short.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("[possible values: random, greedy, alphabeta, mcts, human]"),
+        "{short}"
+    );
+}
+
+#[test]
+fn completions_complete_games_options_and_players() {
+    let script = run("mancala-play", &["--completions", "bash"], b"").stdout;
+    let lines: String = script
+        .lines()
+        .collect::<Vec<_>>()
+        .windows(2)
+        .filter(|w| ["--game)", "--option)", "--south)", "--north)", "-o)"].contains(&w[0].trim()))
+        .map(|w| format!("{}\n{}\n", w[0].trim(), w[1].trim()))
+        .collect();
+    insta::assert_snapshot!("bash_completions_of_values", lines);
+    // Render takes games and options too; fish gives each value's meaning.
+    let render = run("mancala-render", &["--completions", "bash"], b"").stdout;
+    assert!(
+        render.contains("\"seeds=4 seeds=5 seeds=6 seeds=7 same-direction"),
+        "{render}"
+    );
+    let fish = run("mancala-play", &["--completions", "fish"], b"").stdout;
+    assert!(
+        fish.contains("alphabeta\\t'alpha-beta search with iterative deepening; settings: depth=N (default 9, at most 64), ms=N, seed=N'"),
+        "{fish}"
+    );
+}
+
+#[test]
+fn man_pages_list_the_players() {
+    let page = run("mancala-play", &["--man"], b"").stdout;
+    for line in [
+        "mcts: Monte Carlo tree search; settings: playouts=N (default 1000), ms=N, seed=N",
+        "human: a person, typing moves at the terminal",
+        "\\fIPossible values:\\fR\n.RS 14\n.IP \\(bu 2\nolinda\\-keliya\n",
+    ] {
+        assert!(page.contains(line), "{line}\n{page}");
+    }
+}
+
+#[test]
+fn listings_of_games_and_players() {
+    for what in ["games", "players"] {
+        let text = run("mancala-play", &["--list", what], b"");
+        assert_eq!((text.code, text.stderr.as_str()), (0, ""), "{what}");
+        insta::assert_snapshot!(format!("list_{what}"), text.stdout);
+        let json = run("mancala-play", &["--list", what, "--format", "json"], b"");
+        assert_eq!(json.code, 0);
+        insta::assert_snapshot!(format!("list_{what}_json"), json.stdout);
+        for line in json.stdout.lines() {
+            serde_json::from_str::<serde_json::Value>(line).unwrap();
+        }
+    }
+}
+
+/// Every game id, option word and engine of the tables is in the listing
+/// (so the listing cannot fall behind them).
+#[test]
+fn the_listing_names_everything_the_tables_hold() {
+    let games = run(
+        "mancala-play",
+        &["--list", "games", "--format", "json"],
+        b"",
+    )
+    .stdout;
+    for game in mancala_rules::GameId::ALL {
+        assert!(games.contains(&format!("{{\"game\":\"{game}\"")), "{game}");
+    }
+    for opt in mancala_rules::Opt::ALL {
+        assert!(games.contains(&format!("\"option\":\"{opt}\"")), "{opt}");
+    }
+    let players = run("mancala-play", &["--list", "players"], b"").stdout;
+    for engine in mancala_engine::ENGINES {
+        assert!(
+            players
+                .lines()
+                .any(|l| l.starts_with(engine.name) && l.ends_with(engine.about)),
+            "{players}"
+        );
+    }
+}
+
+#[test]
+fn near_misses_are_suggested() {
+    let record = |tags: &str| format!("{tags}\n\n*\n");
+    let cases: Vec<(&str, Vec<&str>, String)> = vec![
+        ("mancala-play", vec!["--south", "alphabta"], String::new()),
+        (
+            "mancala-play",
+            vec!["--north", "greedy:sed=3"],
+            String::new(),
+        ),
+        ("mancala-play", vec!["--south", "humna"], String::new()),
+        ("mancala-play", vec!["--game", "olowka"], String::new()),
+        ("mancala-play", vec!["-o", "series-captures"], String::new()),
+        (
+            "mancala-validate",
+            vec!["-"],
+            record("[Game \"pallankuzi\"]"),
+        ),
+        (
+            "mancala-validate",
+            vec!["-"],
+            record("[Game \"olowuka\"]\n[Termination \"twentyfive\"]"),
+        ),
+        ("mancala-validate", vec!["-"], record("[game \"olowuka\"]")),
+    ];
+    let mut out = String::new();
+    for (tool, args, stdin) in cases {
+        let result = run(tool, &args, stdin.as_bytes());
+        assert_eq!(result.code, if tool == "mancala-play" { 2 } else { 1 });
+        assert!(
+            result.stderr.contains("did you mean") || result.stderr.contains("a similar value"),
+            "{}",
+            result.stderr
+        );
+        out.push_str(&format!("$ {tool} {}\n{}\n", args.join(" "), result.stderr));
+    }
+    insta::assert_snapshot!("near_misses", out);
+}
