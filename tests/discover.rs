@@ -162,3 +162,50 @@ fn near_misses_are_suggested() {
     }
     insta::assert_snapshot!("near_misses", out);
 }
+
+/// The progress bar is for a terminal: piped, stderr gets the summary
+/// alone, and `-q` not even that.
+#[test]
+fn piped_stderr_gets_no_progress() {
+    let out = run("mancala-play", &["--games", "40"], b"");
+    assert_eq!(out.code, 0);
+    assert!(
+        out.stderr.starts_with("40 games: south (random) won "),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(!out.stderr.contains(['\r', '\x1b']), "{:?}", out.stderr);
+    let quiet = run("mancala-play", &["--games", "40", "-q"], b"");
+    assert_eq!((quiet.code, quiet.stderr.as_str()), (0, ""));
+}
+
+/// At a terminal (a pseudo-terminal from util-linux's `script`, which every
+/// Debian has) the bar counts the games with rate and time left; the
+/// records on stdout are the same as without it.
+#[test]
+fn a_terminal_gets_a_progress_bar() {
+    let records = std::env::temp_dir().join(format!("discover-{}.mgn", std::process::id()));
+    let line = format!(
+        "{} --games 60 --seed 3 > {}",
+        common::bin("mancala-play").display(),
+        records.display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .env("TERM", "xterm")
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("util-linux's script runs");
+    let screen = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{screen}");
+    assert!(screen.contains("60/60 games, "), "{screen:?}");
+    assert!(screen.contains(" left"), "{screen:?}");
+    assert!(
+        screen.contains("60 games: south (random) won "),
+        "{screen:?}"
+    );
+    let piped = run("mancala-play", &["--games", "60", "--seed", "3"], b"");
+    assert_eq!(std::fs::read_to_string(&records).unwrap(), piped.stdout);
+    let _ = std::fs::remove_file(records);
+}

@@ -12,6 +12,7 @@ pub mod output;
 pub mod parallel;
 pub mod pictures;
 pub mod play;
+pub mod progress;
 pub mod render;
 pub mod seat;
 pub mod validate;

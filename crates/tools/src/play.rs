@@ -2,7 +2,7 @@
 //! the terminal. Writes complete records to stdout.
 
 use std::fmt::Write as _;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::ops::Range;
 
 use clap::Parser;
@@ -18,6 +18,7 @@ use crate::flags::{ColorFlag, GameFlags, HUMAN, LapBudgetFlag, PlayerFlags};
 use crate::input::{self, InputName};
 use crate::moves_arg;
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
+use crate::progress::Progress;
 use crate::seat::{self, SeatInput, Typed};
 use mancala_check::{self as check, Build};
 use mancala_diagram::{Highlights, Style, draw_position};
@@ -336,6 +337,8 @@ struct Tool<'a> {
     invalid: usize,
     /// The human seat's input, when a person plays.
     seat: Option<SeatInput>,
+    /// The bar of a run of new games.
+    progress: Progress,
 }
 
 impl Tool<'_> {
@@ -361,12 +364,14 @@ impl Tool<'_> {
         }
         // Each game reaches stdout when it ends: an interrupted run keeps
         // the games it finished, and `| head` sees them at once.
-        self.out.flush()
+        let out = &mut self.out;
+        self.progress.aside_of_stdout(|| out.flush())
     }
 
     fn report(&mut self, text: &str) -> io::Result<()> {
         self.out.flush()?;
-        io::stderr().lock().write_all(text.as_bytes())
+        self.progress
+            .aside(|| io::stderr().lock().write_all(text.as_bytes()))
     }
 
     /// Plays `--moves`, then lets the seats play on. Returns false when a
@@ -728,6 +733,15 @@ fn rounds_hint(rules: Rules) -> &'static str {
     }
 }
 
+/// What a run of `rules` plays: `matches` of rounds, or `games`.
+fn noun(rules: Rules) -> &'static str {
+    if rules.plays_rounds() {
+        "matches"
+    } else {
+        "games"
+    }
+}
+
 /// Counts for the match summary.
 #[derive(Debug, Default)]
 struct Summary {
@@ -774,11 +788,7 @@ impl Summary {
                 average
             ),
             Format::Text => {
-                let noun = if rules.plays_rounds() {
-                    "matches"
-                } else {
-                    "games"
-                };
+                let noun = noun(rules);
                 let mut line = format!(
                     "{} {noun}: south ({}) won {}, north ({}) won {}, {} drawn, {} unfinished; {average:.1} plies on average\n",
                     self.games,
@@ -805,21 +815,6 @@ impl Summary {
 
 fn new_rules(args: &Args) -> Result<Rules, String> {
     args.game.rules(args.lap_budget.lap_budget)
-}
-
-fn progress(done: usize, total: usize) {
-    let width = 30;
-    let filled = done * width / total.max(1);
-    let mut err = io::stderr().lock();
-    let _ = write!(
-        err,
-        "\r[{}{}] {done}/{total} games",
-        "#".repeat(filled),
-        " ".repeat(width - filled)
-    );
-    if done == total {
-        let _ = writeln!(err);
-    }
 }
 
 /// Runs the tool; returns the exit code.
@@ -868,6 +863,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
         } else {
             None
         },
+        progress: Progress::new(0, "games", false),
     };
     let mut summary = Summary::default();
     let mut last_seats = None;
@@ -882,7 +878,9 @@ pub fn run(args: &Args) -> io::Result<u8> {
             }
         };
         new_game_rules = Some(rules);
-        let show_progress = args.games > 1 && !args.quiet && io::stderr().is_terminal() && !humans;
+        // A person at the board needs no bar; a single game gets its
+        // spinner and elapsed time, cleared when it ends.
+        tool.progress = Progress::new(args.games as u64, noun(rules), !args.quiet && !humans);
         for index in 0..args.games {
             let number = args.first_game.saturating_add(index as u64);
             let mut seats = seats_for(number).map_err(io::Error::other)?;
@@ -892,6 +890,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 // lap budget: no game can start.
                 Err(e) => {
                     tool.out.flush()?;
+                    tool.progress.finish(false);
                     let side = Position::new(rules).to_move();
                     output::error_line(&format!(
                         "error: game {number}: cannot start: whether {side} can move at ply 1 is undecided: {e} (--lap-budget)"
@@ -928,9 +927,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
             } else {
                 tool.invalid += 1;
             }
-            if show_progress {
-                progress(index + 1, args.games);
-            }
+            tool.progress.inc();
             last_seats = Some(seats);
             if tool.interrupted() {
                 break;
@@ -1014,6 +1011,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
         }
     }
     tool.out.flush()?;
+    tool.progress.finish(summary.games > 1);
     if summary.games > 1
         && !args.quiet
         && let Some(seats) = &last_seats
