@@ -209,3 +209,23 @@ fn a_terminal_gets_a_progress_bar() {
     assert_eq!(std::fs::read_to_string(&records).unwrap(), piped.stdout);
     let _ = std::fs::remove_file(records);
 }
+
+/// A search that may take hours a move says so before it starts, and
+/// suggests a time limit; with one, or shallower, it says nothing.
+#[test]
+fn a_deep_search_without_a_time_limit_warns() {
+    let deep = run(
+        "mancala-play",
+        &["--north", "alphabeta:depth=30", "--plies", "0"],
+        b"",
+    );
+    assert_eq!(deep.code, 0);
+    assert_eq!(
+        deep.stderr,
+        "warning: `alphabeta:depth=30` searches 30 plies deep with no time limit, which may take hours a move; add a time limit, e.g. alphabeta:depth=30,ms=1000\n"
+    );
+    for calm in ["alphabeta:depth=30,ms=50", "alphabeta:depth=14"] {
+        let out = run("mancala-play", &["--north", calm, "--plies", "0"], b"");
+        assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{calm}");
+    }
+}
