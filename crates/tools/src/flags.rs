@@ -26,7 +26,7 @@ pub struct GameFlags {
         long = "option",
         short = 'o',
         value_name = "OPTION",
-        value_parser = OptionWords,
+        value_parser = OPTION_WORDS,
         // The long help lists them with the games they apply to;
         // completions still offer them.
         hide_possible_values = true,
@@ -65,14 +65,17 @@ fn game_ids() -> impl TypedValueParser<Value = GameId> {
     })
 }
 
-/// `-o`'s values: any text (a value may hold several words, which
-/// [`GameFlags::rules`] reads), with the option words as possible values
-/// for completions: every flag option, and `seeds=N` for each seed count
-/// some game is played with.
+/// Text whose usual words clap offers as possible values (so that help,
+/// man pages and completions give them) while it accepts any text that
+/// `check` accepts: a player with its settings, several option words in
+/// one `-o`.
 #[derive(Debug, Clone, Copy)]
-struct OptionWords;
+struct Completed {
+    check: fn(&str) -> Result<(), String>,
+    values: fn() -> Vec<PossibleValue>,
+}
 
-impl TypedValueParser for OptionWords {
+impl TypedValueParser for Completed {
     type Value = String;
 
     fn parse_ref(
@@ -81,30 +84,45 @@ impl TypedValueParser for OptionWords {
         arg: Option<&clap::Arg>,
         value: &std::ffi::OsStr,
     ) -> Result<String, clap::Error> {
-        StringValueParser::new().parse_ref(cmd, arg, value)
+        let check = self.check;
+        StringValueParser::new()
+            .try_map(move |text| check(&text).map(|()| text))
+            .parse_ref(cmd, arg, value)
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        let mut counts: Vec<u8> = GameId::ALL
-            .iter()
-            .flat_map(|g| g.seed_choices().iter().copied())
-            .collect();
-        counts.sort_unstable();
-        counts.dedup();
-        let seeds = counts.into_iter().map(|n| {
-            let games: Vec<&str> = GameId::ALL
-                .into_iter()
-                .filter(|g| g.seed_choices().contains(&n))
-                .map(GameId::as_str)
-                .collect();
-            PossibleValue::new(format!("seeds={n}"))
-                .help(format!("{n} seeds per hole ({})", games.join(", ")))
-        });
-        let flags = Opt::ALL
-            .into_iter()
-            .map(|opt| PossibleValue::new(opt.as_str()).help(opt.meaning()));
-        Some(Box::new(seeds.chain(flags)))
+        Some(Box::new((self.values)().into_iter()))
     }
+}
+
+/// `-o`'s values: any text (a value may hold several words, which
+/// [`GameFlags::rules`] reads), completed with every flag option and
+/// `seeds=N` for each seed count some game is played with.
+const OPTION_WORDS: Completed = Completed {
+    check: |_| Ok(()),
+    values: option_words,
+};
+
+fn option_words() -> Vec<PossibleValue> {
+    let mut counts: Vec<u8> = GameId::ALL
+        .iter()
+        .flat_map(|g| g.seed_choices().iter().copied())
+        .collect();
+    counts.sort_unstable();
+    counts.dedup();
+    let seeds = counts.into_iter().map(|n| {
+        let games: Vec<&str> = GameId::ALL
+            .into_iter()
+            .filter(|g| g.seed_choices().contains(&n))
+            .map(GameId::as_str)
+            .collect();
+        PossibleValue::new(format!("seeds={n}"))
+            .help(format!("{n} seeds per hole ({})", games.join(", ")))
+    });
+    let flags = Opt::ALL
+        .into_iter()
+        .map(|opt| PossibleValue::new(opt.as_str()).help(opt.meaning()));
+    seeds.chain(flags).collect()
 }
 
 /// The player a seat names for a person at the terminal.
@@ -122,41 +140,27 @@ pub fn player_names() -> impl Iterator<Item = &'static str> + Clone {
 pub struct PlayerFlags {
     /// South's player: an engine, with settings after `:` (e.g.
     /// `alphabeta:depth=4,ms=500`), or human.
-    #[arg(long, default_value = "random", value_parser = Players, value_name = "PLAYER")]
+    #[arg(long, default_value = "random", value_parser = PLAYERS, value_name = "PLAYER")]
     pub south: String,
     /// North's player, as --south.
-    #[arg(long, default_value = "random", value_parser = Players, value_name = "PLAYER")]
+    #[arg(long, default_value = "random", value_parser = PLAYERS, value_name = "PLAYER")]
     pub north: String,
 }
 
 /// A player as the command line names it: an engine's name with any
-/// settings, or [`HUMAN`]. Its possible values are the names, each with
-/// what it is and its settings, so that help, man pages and completions
-/// give them; a value with settings is checked by the engine's own parser.
-#[derive(Debug, Clone, Copy)]
-struct Players;
+/// settings (checked by the engine's own parser), or [`HUMAN`], completed
+/// with the names, each with what it is and its settings.
+const PLAYERS: Completed = Completed {
+    check: check_player,
+    values: players,
+};
 
-impl TypedValueParser for Players {
-    type Value = String;
-
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        arg: Option<&clap::Arg>,
-        value: &std::ffi::OsStr,
-    ) -> Result<String, clap::Error> {
-        StringValueParser::new()
-            .try_map(|text| check_player(&text).map(|()| text))
-            .parse_ref(cmd, arg, value)
-    }
-
-    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        let engines = ENGINES
-            .iter()
-            .map(|engine| PossibleValue::new(engine.name).help(engine_help(engine)));
-        let human = PossibleValue::new(HUMAN).help(HUMAN_ABOUT);
-        Some(Box::new(engines.chain([human])))
-    }
+fn players() -> Vec<PossibleValue> {
+    let engines = ENGINES
+        .iter()
+        .map(|engine| PossibleValue::new(engine.name).help(engine_help(engine)));
+    let human = PossibleValue::new(HUMAN).help(HUMAN_ABOUT);
+    engines.chain([human]).collect()
 }
 
 /// Whether `text` names a player, or why not (with the name it may have
