@@ -495,7 +495,23 @@ impl<'a> GameParser<'a> {
                     TagValue::Result(result)
                 }
                 "Termination" => TagValue::Termination(value.parse::<EndReason>().map_err(err)?),
-                name => TagValue::Text { name, value },
+                name => {
+                    // A tag the notation reads, in other case, would be kept
+                    // as text and the record read without it.
+                    if let Some(typed) = Record::TYPED_TAGS
+                        .into_iter()
+                        .find(|typed| typed.eq_ignore_ascii_case(name))
+                    {
+                        let at = line.start + 1;
+                        return Err(ParseError::new(
+                            at..at + name.len(),
+                            format!(
+                                "unknown tag `{name}` (did you mean `{typed}`? tag names are case-sensitive)"
+                            ),
+                        ));
+                    }
+                    TagValue::Text { name, value }
+                }
             };
             header_end = line.end;
             if visitor.tag(tag, line, value_span).is_break() {
@@ -1055,7 +1071,16 @@ mod tests {
         for (text, message) in [
             (
                 "[game \"olowuka\"]\n\n*\n",
-                "missing [Game \"…\"] tag (did you mean `Game`, not `game`?)",
+                "unknown tag `game` (did you mean `Game`? tag names are case-sensitive)",
+            ),
+            (
+                "[Game \"olowuka\"]\n[Setup \"S 4,4,4,4,4,4/4,4,4,4,4,4 0-0\"]\n\n*\n",
+                "unknown tag `Setup` (did you mean `SetUp`? tag names are case-sensitive)",
+            ),
+            ("[Game \"olowuka\"]\n[event \"kept as text\"]\n\n*\n", ""),
+            (
+                "[Name \"olowuka\"]\n\n*\n",
+                "missing [Game \"…\"] tag (did you mean `Game`, not `Name`?)",
             ),
             (
                 "[Event \"e\"]\n[Gmae \"olowuka\"]\n\n*\n",
@@ -1074,8 +1099,10 @@ mod tests {
                 "unknown game id `rio-kadalys` (did you mean `rio-kadalis`?)",
             ),
         ] {
-            let err = parse_game(text).unwrap_err();
-            assert_eq!(err.message, message, "{text}");
+            match parse_game(text) {
+                Ok(_) => assert_eq!(message, "", "{text}"),
+                Err(err) => assert_eq!(err.message, message, "{text}"),
+            }
         }
     }
 }

@@ -80,7 +80,7 @@ impl Record {
 
     /// Sets a tag by name: a standard one in its slot, any other in `extra`
     /// (replacing a tag of the same name). Tags with a typed field
-    /// ([`Record::TYPED_TAGS`]), names that are not tag names (letters,
+    /// ([`Record::TYPED_TAGS`], in any case), names that are not tag names (letters,
     /// digits and `_`, starting with a letter) and values with line breaks
     /// are refused, so that the record always prints and parses back.
     pub fn set_tag(&mut self, name: &str, value: impl Into<String>) -> Result<(), String> {
