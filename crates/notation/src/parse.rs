@@ -498,10 +498,7 @@ impl<'a> GameParser<'a> {
                 name => {
                     // A tag the notation reads, in other case, would be kept
                     // as text and the record read without it.
-                    if let Some(typed) = Record::TYPED_TAGS
-                        .into_iter()
-                        .find(|typed| typed.eq_ignore_ascii_case(name))
-                    {
+                    if let Some(typed) = Record::typed_tag_in_other_case(name) {
                         let at = line.start + 1;
                         return Err(ParseError::new(
                             at..at + name.len(),

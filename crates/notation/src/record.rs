@@ -78,9 +78,19 @@ impl Record {
     /// Tags with a typed field of their own: [`Record::set_tag`] refuses them.
     pub const TYPED_TAGS: [&'static str; 5] = ["Game", "Options", "SetUp", "Result", "Termination"];
 
+    /// The typed tag that `name` spells in other case (`Setup`, `game`):
+    /// the reader refuses such a name, which would leave the record read
+    /// without the tag that was meant.
+    #[must_use]
+    pub fn typed_tag_in_other_case(name: &str) -> Option<&'static str> {
+        Record::TYPED_TAGS
+            .into_iter()
+            .find(|typed| *typed != name && typed.eq_ignore_ascii_case(name))
+    }
+
     /// Sets a tag by name: a standard one in its slot, any other in `extra`
     /// (replacing a tag of the same name). Tags with a typed field
-    /// ([`Record::TYPED_TAGS`], in any case), names that are not tag names (letters,
+    /// ([`Record::TYPED_TAGS`]), names that are not tag names (letters,
     /// digits and `_`, starting with a letter) and values with line breaks
     /// are refused, so that the record always prints and parses back.
     pub fn set_tag(&mut self, name: &str, value: impl Into<String>) -> Result<(), String> {
@@ -90,6 +100,10 @@ impl Record {
         }
         if value.contains(['\n', '\r']) {
             return Err(format!("the value of tag `{name}` spans lines"));
+        }
+        // It would not parse back: the reader refuses it as a misspelling.
+        if let Some(typed) = Record::typed_tag_in_other_case(name) {
+            return Err(format!("`{name}` is `{typed}` in other case"));
         }
         if let Some(slot) = self.tags.get_mut(name) {
             *slot = Some(value);
