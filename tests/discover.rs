@@ -180,25 +180,31 @@ fn piped_stderr_gets_no_progress() {
     assert_eq!((quiet.code, quiet.stderr.as_str()), (0, ""));
 }
 
-/// At a terminal (a pseudo-terminal from util-linux's `script`, which every
-/// Debian has) the bar counts the games with rate and time left; the
-/// records on stdout are the same as without it.
-#[test]
-fn a_terminal_gets_a_progress_bar() {
-    let records = std::env::temp_dir().join(format!("discover-{}.mgn", std::process::id()));
-    let line = format!(
-        "{} --games 60 --seed 3 > {}",
-        common::bin("mancala-play").display(),
-        records.display()
-    );
+/// What a terminal shows of `line`, a shell command run at a
+/// pseudo-terminal (util-linux's `script`, which every Debian has).
+fn at_a_terminal(line: &str) -> String {
     let out = std::process::Command::new("script")
-        .args(["-qec", &line, "/dev/null"])
+        .args(["-qec", line, "/dev/null"])
         .env("TERM", "xterm")
         .env_remove("NO_COLOR")
         .output()
         .expect("util-linux's script runs");
-    let screen = String::from_utf8_lossy(&out.stdout);
+    let screen = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.status.success(), "{screen}");
+    screen
+}
+
+/// At a terminal the bar counts the games with rate and time left; the
+/// records on stdout are the same as without it. Validate, its output
+/// sent elsewhere, counts the games checked.
+#[test]
+fn a_terminal_gets_a_progress_bar() {
+    let records = std::env::temp_dir().join(format!("discover-{}.mgn", std::process::id()));
+    let screen = at_a_terminal(&format!(
+        "{} --games 60 --seed 3 > {}",
+        common::bin("mancala-play").display(),
+        records.display()
+    ));
     assert!(screen.contains("60/60 games, "), "{screen:?}");
     assert!(screen.contains(" left"), "{screen:?}");
     assert!(
@@ -207,6 +213,13 @@ fn a_terminal_gets_a_progress_bar() {
     );
     let piped = run("mancala-play", &["--games", "60", "--seed", "3"], b"");
     assert_eq!(std::fs::read_to_string(&records).unwrap(), piped.stdout);
+    let screen = at_a_terminal(&format!(
+        "{} {} > /dev/null",
+        common::bin("mancala-validate").display(),
+        records.display()
+    ));
+    assert!(screen.contains(" games checked"), "{screen:?}");
+    assert!(screen.contains("checked 60 games: 60 valid"), "{screen:?}");
     let _ = std::fs::remove_file(records);
 }
 

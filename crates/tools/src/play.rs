@@ -863,7 +863,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
         } else {
             None
         },
-        progress: Progress::new(0, "games", false),
+        progress: Progress::new(None, "games", false),
     };
     let mut summary = Summary::default();
     let mut last_seats = None;
@@ -880,7 +880,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
         new_game_rules = Some(rules);
         // A person at the board needs no bar; a single game gets its
         // spinner and elapsed time, cleared when it ends.
-        tool.progress = Progress::new(args.games as u64, noun(rules), !args.quiet && !humans);
+        tool.progress = Progress::new(Some(args.games as u64), noun(rules), !args.quiet && !humans);
         for index in 0..args.games {
             let number = args.first_game.saturating_add(index as u64);
             let mut seats = seats_for(number).map_err(io::Error::other)?;

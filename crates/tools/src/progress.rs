@@ -1,8 +1,9 @@
 //! A long run's progress on stderr: a bar with the games done, elapsed
-//! time, rate and time left, redrawn at most ten times a second, and a
-//! spinner that turns while a game is being played (a long first game
-//! shows the run is alive). Drawn only at a terminal that can move the
-//! cursor; elsewhere nothing is written.
+//! time, rate and time left (or, for a stream of unknown length, the count
+//! and rate), redrawn at most ten times a second, and a spinner that turns
+//! while a game is worked on (a long first game shows the run is alive).
+//! Drawn only at a terminal that can move the cursor; elsewhere nothing is
+//! written.
 
 use std::io::{self, IsTerminal};
 use std::time::Duration;
@@ -24,18 +25,22 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A bar for `total` items named `noun` (`games`), when `wanted` and
-    /// stderr is a terminal that is not `TERM=dumb`.
+    /// A bar for `total` items named `noun` (`games`; with no total, a
+    /// count), when `wanted` and stderr is a terminal that is not
+    /// `TERM=dumb`.
     #[must_use]
-    pub fn new(total: u64, noun: &'static str, wanted: bool) -> Progress {
+    pub fn new(total: Option<u64>, noun: &'static str, wanted: bool) -> Progress {
         let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
         let shown = wanted && !dumb && io::stderr().is_terminal();
         let bar = shown.then(|| {
             // Rate and time left once an item is done (before that they
             // would say 0/s and 0s).
-            let template = format!(
-                "{{spinner}} {{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {noun}{{pace}}"
-            );
+            let template = match total {
+                Some(_) => format!(
+                    "{{spinner}} {{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {noun}{{pace}}"
+                ),
+                None => format!("{{spinner}} {{elapsed_precise}} {{pos}} {noun}{{pace}}"),
+            };
             let style = ProgressStyle::with_template(&template)
                 .unwrap_or_else(|e| unreachable!("the template is valid: {e}"))
                 .progress_chars("#>-")
@@ -43,13 +48,15 @@ impl Progress {
                     "pace",
                     |state: &ProgressState, w: &mut dyn std::fmt::Write| {
                         if state.pos() > 0 {
-                            let left = HumanDuration(state.eta());
-                            let _ = write!(w, ", {:.1}/s, {left} left", state.per_sec());
+                            let _ = write!(w, ", {:.1}/s", state.per_sec());
+                            if state.len().is_some() {
+                                let _ = write!(w, ", {} left", HumanDuration(state.eta()));
+                            }
                         }
                     },
                 );
             let bar = ProgressBar::with_draw_target(
-                Some(total),
+                total,
                 ProgressDrawTarget::stderr_with_hz(REDRAWS_PER_SECOND),
             )
             .with_style(style);

@@ -1,7 +1,7 @@
 //! `mancala-validate`: checks recorded games and passes the valid ones on.
 
 use std::fmt::Write as _;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 
 use clap::Parser;
 use mancala_notation::{Record, StandardTags, Tag, format_setup};
@@ -13,6 +13,7 @@ use crate::flags::{ColorFlag, LapBudgetFlag, MaxErrorsFlag};
 use crate::input::{self, InputName, SourcedGame};
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
 use crate::parallel::{self, Delivery};
+use crate::progress::Progress;
 use mancala_check::{self as check, Problem};
 
 const EXAMPLES: &str = "\
@@ -267,6 +268,13 @@ pub fn run(args: &Args) -> io::Result<u8> {
         lap_budget: args.lap_budget.lap_budget,
     };
     let mut stdout = output::stdout();
+    // A count of the games checked while the output goes elsewhere (at the
+    // terminal the output itself shows the progress).
+    let progress = Progress::new(
+        None,
+        "games checked",
+        !args.quiet && !io::stdout().is_terminal(),
+    );
     let (mut games, mut valid, mut plies, mut io_errors) = (0usize, 0usize, 0usize, 0usize);
     let mut first_text = true;
     // Set when --max-errors stops the run: the sink's error that stops it.
@@ -296,15 +304,17 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 Err(report) => {
                     io_errors += 1;
                     stdout.flush()?;
-                    output::error_line(report);
+                    progress.aside(|| output::error_line(report));
                 }
                 Ok(checked) => {
                     games += 1;
                     valid += usize::from(checked.valid);
                     plies += checked.plies;
+                    progress.inc();
                     if !checked.stderr.is_empty() {
                         stdout.flush()?;
-                        io::stderr().lock().write_all(checked.stderr.as_bytes())?;
+                        progress
+                            .aside(|| io::stderr().lock().write_all(checked.stderr.as_bytes()))?;
                     }
                     if !checked.stdout.is_empty() {
                         if args.format == Format::Text && !first_text {
@@ -327,6 +337,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
         ran => ran?,
     }
     stdout.flush()?;
+    progress.finish(false);
     if stopped {
         output::error_line(&args.max_errors.note(games));
     }
