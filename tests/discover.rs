@@ -181,7 +181,8 @@ fn piped_stderr_gets_no_progress() {
 }
 
 /// What a terminal shows of `line`, a shell command run at a
-/// pseudo-terminal (util-linux's `script`, which every Debian has).
+/// pseudo-terminal (util-linux's `script`, which every Debian has: it is
+/// in the essential package bsdutils).
 fn at_a_terminal(line: &str) -> String {
     let out = std::process::Command::new("script")
         .args(["-qec", line, "/dev/null"])
@@ -199,6 +200,18 @@ fn at_a_terminal(line: &str) -> String {
 /// sent elsewhere, counts the games checked.
 #[test]
 fn a_terminal_gets_a_progress_bar() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        common::skip_for_want_of(
+            "a_terminal_gets_a_progress_bar",
+            "no `script` to give the tool a terminal",
+            "Debian's bsdutils, or util-linux elsewhere",
+        );
+        return;
+    }
     let records = std::env::temp_dir().join(format!("discover-{}.mgn", std::process::id()));
     let screen = at_a_terminal(&format!(
         "{} --games 60 --seed 3 > {}",
