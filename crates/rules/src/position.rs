@@ -786,11 +786,9 @@ impl Position {
         self.closed = 0;
         for side in Side::BOTH {
             let base = if side == Side::South { 0 } else { n };
-            let order: Vec<usize> = match self.rules.game().descriptor().refill {
-                Some(RefillFrom::Right) => (0..n).rev().collect(),
-                _ => (0..n).collect(),
-            };
-            for i in order {
+            let from_right = self.rules.game().descriptor().refill == Some(RefillFrom::Right);
+            for k in 0..n {
+                let i = if from_right { n - 1 - k } else { k };
                 let store = &mut self.stores[side.index()];
                 if *store >= per {
                     *store -= per;

@@ -44,6 +44,18 @@ fn row_bytes(board: &Board, n: usize, side: Side) -> u128 {
     u128::from_le_bytes(*board) & ROW_MASKS[n % ROW_MASKS.len()][side.index()]
 }
 
+/// The bytes of `v` that hold exactly 4, as a 1 in each (the others 0):
+/// the exact zero-byte test of `v ^ 0x0404…04`, no carry from one byte
+/// into the next.
+#[inline(always)]
+fn bytes_equal_to_four(v: u128) -> u128 {
+    const LOW7: u128 = u128::from_le_bytes([0x7F; 16]);
+    const FOURS: u128 = u128::from_le_bytes([4; 16]);
+    let x = v ^ FOURS;
+    let zero = !(((x & LOW7) + LOW7) | x | LOW7);
+    zero >> 7
+}
+
 /// Seeds in `side`'s row of `board`, a board of `n` holes a row.
 #[inline]
 pub(crate) fn row_sum(board: &Board, n: usize, side: Side) -> u32 {
@@ -138,8 +150,10 @@ pub(crate) struct SowRules {
     capture: CaptureRule,
     skip_origin: bool,
     /// Laps may drop their seeds all at once (see [`Sower::drop_all`]) when
-    /// no hole is closed: none is skipped and no four is taken mid-lap.
-    bulk_when_open: bool,
+    /// no hole is skipped: fours made on the way are then found among the
+    /// holes the lap filled (see [`Sower::take_fours`]), and closed holes
+    /// are passed over (see [`Sower::drop_run_past_closed`]).
+    bulk_laps: bool,
 }
 
 impl SowRules {
@@ -175,7 +189,7 @@ impl SowRules {
             four,
             capture,
             skip_origin,
-            bulk_when_open: !skip_origin && matches!(four, FourRule::None) && 5 <= n && n <= 7,
+            bulk_laps: !skip_origin && 5 <= n && n <= 7,
         }
     }
 }
@@ -190,6 +204,9 @@ pub(crate) struct Sower<'r> {
     budget: u64,
     /// Laps may drop their seeds all at once (see [`Sower::drop_all`]).
     bulk: bool,
+    /// A bulk sower with no hole closed and no four taken: laps are
+    /// [`Sower::drop_all`] alone.
+    plain: bool,
 }
 
 /// One seed in each of `r` holes from hole `first` on, around a track of
@@ -244,6 +261,24 @@ static RUNS: [[[u128; 16]; 16]; 15] = {
     table
 };
 
+/// `BYTE_OF_BIT[bits]`: a byte 1 for each bit of `bits`, the others 0 (as
+/// eight holes of a board read as a little-endian `u64`).
+static BYTE_OF_BIT: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut bits = 0;
+    while bits < 256 {
+        let mut k = 0;
+        while k < 8 {
+            if bits & (1 << k) != 0 {
+                table[bits] |= 1 << (8 * k);
+            }
+            k += 1;
+        }
+        bits += 1;
+    }
+    table
+};
+
 impl Sower<'_> {
     #[inline]
     pub(crate) fn new(rules: &Rules, closed: u16, dir: Dir, mover: Side) -> Sower<'_> {
@@ -254,7 +289,8 @@ impl Sower<'_> {
             dir,
             mover,
             budget: u64::from(rules.lap_budget()),
-            bulk: closed == 0 && how.bulk_when_open,
+            bulk: how.bulk_laps,
+            plain: how.bulk_laps && closed == 0 && how.four == FourRule::None,
         }
     }
 
@@ -331,15 +367,28 @@ impl Sower<'_> {
     /// of the last seed. Only for [`Sower::bulk`] sowers, whose laps depend
     /// on nothing but the counts; the differential tests check it against
     /// the seed-by-seed loop, which tracing observers still get.
-    #[inline]
+    #[inline(always)]
     fn drop_all(&self, v: u128, start: u8, seeds: u8) -> (u128, u8) {
         let n2 = self.how.n2;
         // Laps are mostly shorter than a turn: no division then.
-        let (q, r) = if seeds < n2 {
-            (0, seeds)
-        } else {
-            (seeds / n2, seeds % n2)
-        };
+        if seeds < n2 {
+            let (v, last, _) = self.drop_run(v, start, seeds);
+            return (v, last);
+        }
+        let (q, r) = (seeds / n2, seeds % n2);
+        let (v, last, _) = self.drop_run(v, start, r);
+        (
+            v + RUNS[usize::from(n2)][0][usize::from(n2)] * u128::from(q),
+            last,
+        )
+    }
+
+    /// Drops `r` seeds (fewer than the track's holes) one to each of the
+    /// `r` holes after `start`. Returns the board, the hole of the last seed
+    /// and the holes that got a seed (one in each of their bytes).
+    #[inline(always)]
+    fn drop_run(&self, v: u128, start: u8, r: u8) -> (u128, u8, u128) {
+        let n2 = self.how.n2;
         // The `r` holes after `start` run from `first` on in track order.
         let (first, last) = match self.dir {
             Dir::Ccw => {
@@ -360,25 +409,166 @@ impl Sower<'_> {
                 (last, last)
             }
         };
-        let runs = &RUNS[usize::from(n2)];
-        let mut v = v + runs[slot(first)][slot(r)];
-        if q > 0 {
-            v += runs[0][usize::from(n2)] * u128::from(q);
-        }
-        (v, last)
+        let run = RUNS[usize::from(n2)][slot(first)][slot(r)];
+        (v + run, last, run)
     }
 
     /// Lifts hole `start` of `b` and drops its seeds all at once (see
-    /// [`Sower::drop_all`]). Returns the hole of the last seed.
+    /// [`Sower::drop_all`]), taking the fours it made as the game says (see
+    /// [`Sower::take_fours`]). Returns the hole of the last seed, or `None`
+    /// when the lap ended the move on its own (Rio Kadalis's binikh).
     #[inline(always)]
-    fn bulk_lap(&self, b: &mut Board, start: u8) -> u8 {
+    fn bulk_lap(&self, b: &mut Board, st: &mut [u8; 2], start: u8) -> Option<u8> {
         let seeds = b[slot(start)];
         // Emptied in the register, not in memory: a 16-byte load right
         // after a 1-byte store to it would wait for the store.
         let lifted = u128::from_le_bytes(*b) & KEEP_ALL_BUT[slot(start)];
+        if self.plain {
+            let (v, last) = self.drop_all(lifted, start, seeds);
+            *b = v.to_le_bytes();
+            return Some(last);
+        }
+        self.lap_past_closed_or_fours(b, st, start, seeds, lifted)
+    }
+
+    /// [`Sower::plain_lap`]: a lap of a sower with no hole closed and no
+    /// four taken. Returns the hole of the last seed.
+    #[inline(always)]
+    fn plain_lap(&self, b: &mut Board, start: u8) -> u8 {
+        let seeds = b[slot(start)];
+        let lifted = u128::from_le_bytes(*b) & KEEP_ALL_BUT[slot(start)];
         let (v, last) = self.drop_all(lifted, start, seeds);
         *b = v.to_le_bytes();
         last
+    }
+
+    /// [`Sower::bulk_lap`] past closed holes or taking fours: `lifted` is
+    /// the board with hole `start` (of `seeds`) lifted.
+    #[inline(always)]
+    fn lap_past_closed_or_fours(
+        &self,
+        b: &mut Board,
+        st: &mut [u8; 2],
+        start: u8,
+        seeds: u8,
+        lifted: u128,
+    ) -> Option<u8> {
+        if seeds >= self.how.n2 - self.closed.count_ones() as u8 {
+            // A lap round the whole track may fill a hole twice, and a four
+            // taken early in it fill again: seed by seed.
+            *b = lifted.to_le_bytes();
+            return self.drop_each(b, st, start, seeds, &mut NoTrace);
+        }
+        let (v, last, run) = if self.closed == 0 {
+            self.drop_run(lifted, start, seeds)
+        } else {
+            self.drop_run_past_closed(lifted, start, seeds)
+        };
+        // A hole of `run` holding 4 now held 3 before its seed (and was not
+        // passed again): a four the lap made. Most laps make none.
+        let fours = match self.how.four {
+            FourRule::None => 0,
+            _ => bytes_equal_to_four(v) & run,
+        };
+        if fours == 0 {
+            *b = v.to_le_bytes();
+            return Some(last);
+        }
+        self.take_fours(b, st, v, fours, last)
+    }
+
+    /// [`Sower::drop_run`] on a track with closed holes: the `r` seeds (fewer
+    /// than the open holes) go to the next `r` open holes after `start`.
+    #[inline(always)]
+    fn drop_run_past_closed(&self, v: u128, start: u8, r: u8) -> (u128, u8, u128) {
+        let n2 = u32::from(self.how.n2);
+        let start = u32::from(start);
+        // The open holes as bits, the track twice over (bits `i` and
+        // `i + n2` for hole `i`), so that the holes after any hole are a
+        // run of bits without a wrap.
+        let open = u32::from(!self.closed) & ((1 << n2) - 1);
+        let open_twice = open | open << n2;
+        // Bit `k` of `sel`: hole `k` (mod n2) of the track twice over.
+        let (sel, last) = match self.dir {
+            Dir::Ccw => {
+                // The open holes after `start`, from bit `start + 1` up:
+                // the lowest `r` of them.
+                let after = open_twice & !((2 << start) - 1);
+                let mut rest = after;
+                for _ in 0..r {
+                    rest &= rest - 1;
+                }
+                let sel = after ^ rest;
+                (sel, 31 - sel.leading_zeros())
+            }
+            Dir::Cw => {
+                // The open holes before `start + n2`, from bit
+                // `start + n2 - 1` down: the highest `r` of them.
+                let before = open_twice & ((1 << (start + n2)) - 1);
+                let mut rest = before;
+                for _ in 0..r {
+                    rest ^= 1 << (31 - rest.leading_zeros());
+                }
+                let sel = before ^ rest;
+                (sel, sel.trailing_zeros())
+            }
+        };
+        let holes = (sel | sel >> n2) & ((1 << n2) - 1);
+        let run = u128::from(BYTE_OF_BIT[(holes & 0xFF) as usize])
+            | u128::from(BYTE_OF_BIT[(holes >> 8 & 0xFF) as usize]) << 64;
+        let last = if last >= n2 { last - n2 } else { last };
+        (v + run, last as u8, run)
+    }
+
+    /// After a lap shorter than a turn of the board left `v`, having made
+    /// `fours` (a 1 in the byte of each hole it filled to 4): the fours
+    /// taken as the seed-by-seed loop of [`Sower::drop_each`] takes them,
+    /// each as its seed fell (the order of the takings changes nothing: the
+    /// rule decides hole by hole who takes). Writes the board to `b`;
+    /// `None` when the last seed ended the move (binikh), as `drop_each`
+    /// says.
+    #[inline(never)]
+    fn take_fours(
+        &self,
+        b: &mut Board,
+        st: &mut [u8; 2],
+        v: u128,
+        fours: u128,
+        last: u8,
+    ) -> Option<u8> {
+        let last_bit = 1u128 << (8 * u32::from(slot(last) as u8));
+        let (mid_lap, on_last) = (fours & !last_bit, fours & last_bit);
+        let n = usize::from(self.how.n);
+        // Seeds in the fours of `side`'s row among `fours` (a 1 a four).
+        let of_row = |fours: u128, side: Side| {
+            4 * byte_sum(fours & ROW_MASKS[n % ROW_MASKS.len()][side.index()]) as u8
+        };
+        let mover = self.mover.index();
+        let (taken, binikh) = match self.how.four {
+            FourRule::None => (0, false),
+            FourRule::Pasu {
+                to_owner,
+                on_last: last_too,
+            } => {
+                let taken = if last_too { fours } else { mid_lap };
+                if to_owner {
+                    st[0] += of_row(taken, Side::South);
+                    st[1] += of_row(taken, Side::North);
+                } else {
+                    st[mover] += 4 * byte_sum(taken) as u8;
+                }
+                (taken, false)
+            }
+            FourRule::OwnerMidLapMoverLast => {
+                st[0] += of_row(mid_lap, Side::South);
+                st[1] += of_row(mid_lap, Side::North);
+                st[mover] += if on_last != 0 { 4 } else { 0 };
+                (fours, on_last != 0)
+            }
+        };
+        // Each taken byte is 1 in `taken`: spread to 0xFF and cleared.
+        *b = (v & !((taken << 8) - taken)).to_le_bytes();
+        (!binikh).then_some(last)
     }
 
     /// Sows one lap lifting hole `start`, then decides what follows.
@@ -386,14 +576,14 @@ impl Sower<'_> {
     fn lap<O: Observer>(&self, b: &mut Board, st: &mut [u8; 2], start: u8, obs: &mut O) -> Step {
         let seeds = b[start as usize];
         obs.lap_start(self.hole(start), seeds);
-        let last = if self.bulk && !O::RECORDS {
-            self.bulk_lap(b, start)
+        let dropped = if self.bulk && !O::RECORDS {
+            self.bulk_lap(b, st, start)
         } else {
             b[start as usize] = 0;
-            match self.drop_each(b, st, start, seeds, obs) {
-                Some(last) => last,
-                None => return Step::End,
-            }
+            self.drop_each(b, st, start, seeds, obs)
+        };
+        let Some(last) = dropped else {
+            return Step::End;
         };
         self.decide(b, st, last, obs)
     }
@@ -617,6 +807,9 @@ impl Sower<'_> {
         start: u8,
         obs: &mut O,
     ) -> Result<Sown, Unending> {
+        if self.plain && !O::RECORDS {
+            return self.sow_plain(board, stores, start);
+        }
         if self.bulk && !O::RECORDS {
             return self.sow_bulk(board, stores, start);
         }
@@ -649,9 +842,32 @@ impl Sower<'_> {
     #[inline(always)]
     fn sow_bulk(&self, board: Board, stores: [u8; 2], start: u8) -> Result<Sown, Unending> {
         let mut b = board;
+        let mut st = stores;
         let mut h = start;
         for laps in 1..=Sower::SHORT_MOVE {
-            let last = self.bulk_lap(&mut b, h);
+            let Some(last) = self.bulk_lap(&mut b, &mut st, h) else {
+                return self.ended(b, st, laps);
+            };
+            match self.relay(|i| b[slot(i)], last) {
+                Some(next) => h = next,
+                None => {
+                    self.stop(&mut b, &mut st, last, &mut NoTrace);
+                    return self.ended(b, st, laps);
+                }
+            }
+        }
+        self.sow_laps(board, stores, start, &mut NoTrace)
+    }
+
+    /// [`Sower::sow_bulk`] for a sower with no hole closed and no four
+    /// taken (Olowuka, Olinda Keliya): the same, its laps kept to
+    /// [`Sower::plain_lap`], the stores left alone until the move stops.
+    #[inline(always)]
+    fn sow_plain(&self, board: Board, stores: [u8; 2], start: u8) -> Result<Sown, Unending> {
+        let mut b = board;
+        let mut h = start;
+        for laps in 1..=Sower::SHORT_MOVE {
+            let last = self.plain_lap(&mut b, h);
             match self.relay(|i| b[slot(i)], last) {
                 Some(next) => h = next,
                 None => {
