@@ -419,40 +419,11 @@ impl Sower<'_> {
     /// when the lap ended the move on its own (Rio Kadalis's binikh).
     #[inline(always)]
     fn bulk_lap(&self, b: &mut Board, st: &mut [u8; 2], start: u8) -> Option<u8> {
-        let seeds = b[slot(start)];
-        // Emptied in the register, not in memory: a 16-byte load right
-        // after a 1-byte store to it would wait for the store.
-        let lifted = u128::from_le_bytes(*b) & KEEP_ALL_BUT[slot(start)];
         if self.plain {
-            let (v, last) = self.drop_all(lifted, start, seeds);
-            *b = v.to_le_bytes();
-            return Some(last);
+            return Some(self.plain_lap(b, start));
         }
-        self.lap_past_closed_or_fours(b, st, start, seeds, lifted)
-    }
-
-    /// [`Sower::plain_lap`]: a lap of a sower with no hole closed and no
-    /// four taken. Returns the hole of the last seed.
-    #[inline(always)]
-    fn plain_lap(&self, b: &mut Board, start: u8) -> u8 {
         let seeds = b[slot(start)];
         let lifted = u128::from_le_bytes(*b) & KEEP_ALL_BUT[slot(start)];
-        let (v, last) = self.drop_all(lifted, start, seeds);
-        *b = v.to_le_bytes();
-        last
-    }
-
-    /// [`Sower::bulk_lap`] past closed holes or taking fours: `lifted` is
-    /// the board with hole `start` (of `seeds`) lifted.
-    #[inline(always)]
-    fn lap_past_closed_or_fours(
-        &self,
-        b: &mut Board,
-        st: &mut [u8; 2],
-        start: u8,
-        seeds: u8,
-        lifted: u128,
-    ) -> Option<u8> {
         if seeds >= self.how.n2 - self.closed.count_ones() as u8 {
             // A lap round the whole track may fill a hole twice, and a four
             // taken early in it fill again: seed by seed.
@@ -475,6 +446,19 @@ impl Sower<'_> {
             return Some(last);
         }
         self.take_fours(b, st, v, fours, last)
+    }
+
+    /// A lap of a [`Sower::plain`] sower (no hole closed, no four taken):
+    /// [`Sower::drop_all`] alone. Returns the hole of the last seed.
+    #[inline(always)]
+    fn plain_lap(&self, b: &mut Board, start: u8) -> u8 {
+        let seeds = b[slot(start)];
+        // Emptied in the register, not in memory: a 16-byte load right
+        // after a 1-byte store to it would wait for the store.
+        let lifted = u128::from_le_bytes(*b) & KEEP_ALL_BUT[slot(start)];
+        let (v, last) = self.drop_all(lifted, start, seeds);
+        *b = v.to_le_bytes();
+        last
     }
 
     /// [`Sower::drop_run`] on a track with closed holes: the `r` seeds (fewer
