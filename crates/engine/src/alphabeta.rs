@@ -1,12 +1,13 @@
 //! Negamax alpha-beta search with iterative deepening, a transposition
 //! table, and move ordering (table move first, then the biggest captures).
 
+use std::mem;
 use std::time::{Duration, Instant};
 
 use fastrand::Rng;
 use mancala_rules::{Dir, Game, Move, Opt, Played, Position, Rules, Side};
 
-use crate::eval::{PROVEN, WIN, Weights, terminal};
+use crate::eval::{PROVEN, WIN, Weights, margin_terminal, terminal};
 use crate::play::{Child, NO_MOVE, children, decode, encode};
 use crate::{Budget, Player, SearchInfo};
 
@@ -19,6 +20,10 @@ pub(crate) fn write_tag(budget: &Budget, f: &mut impl std::fmt::Write) -> std::f
 const EXACT: u8 = 0;
 const LOWER: u8 = 1;
 const UPPER: u8 = 2;
+/// Or'ed into an entry's bound: every line below the entry reached the end
+/// of the game (no depth limit, no estimate), so its score holds at any
+/// depth.
+const SETTLED: u8 = 4;
 
 /// One transposition-table slot. `depth` is stored plus one, so that zero
 /// marks an empty slot.
@@ -43,6 +48,22 @@ const QUIESCENCE: i32 = 2;
 /// at depth 9: without contempt 4% of games were drawn and 91% won; with a
 /// contempt of 20 to 400, 1–2% drawn and 92% won.
 const CONTEMPT: i32 = 20;
+
+/// What the search maximises.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scoring {
+    /// For playing: a win is worth more the sooner it comes
+    /// ([`eval::terminal`](crate::eval::terminal)), and a draw costs the
+    /// side searching a little (a contempt of five stored seeds), so that
+    /// it plays on for a win against a fallible opponent.
+    #[default]
+    Play,
+    /// For analysis: the seed margin at the end with best play
+    /// ([`eval::margin_terminal`](crate::eval::margin_terminal)); a draw
+    /// is worth nothing to either side, so values do not depend on who
+    /// searches and the table is kept across both sides' positions.
+    Margin,
+}
 
 /// The splitmix64 finaliser: a cheap, well-mixed 64-bit hash step.
 fn mix(mut z: u64) -> u64 {
@@ -123,6 +144,13 @@ pub struct AlphaBeta {
     weights: Weights,
     /// The side searching: draws cost it [`CONTEMPT`].
     root_side: Side,
+    scoring: Scoring,
+    /// Nodes after which a search stops (past its first iteration).
+    node_limit: Option<u64>,
+    node_stop: u64,
+    /// Whether the value of the last completed iteration is exact: no line
+    /// stopped at the depth limit or on an estimate.
+    exact: bool,
 }
 
 impl AlphaBeta {
@@ -166,6 +194,60 @@ impl AlphaBeta {
             // Set from the rules at every search.
             weights: Weights { store: 4, row: 1 },
             root_side: Side::South,
+            scoring: Scoring::Play,
+            node_limit: None,
+            node_stop: u64::MAX,
+            exact: false,
+        }
+    }
+
+    /// Searches for `scoring` instead of [`Scoring::Play`].
+    #[must_use]
+    pub fn with_scoring(mut self, scoring: Scoring) -> AlphaBeta {
+        self.scoring = scoring;
+        self.table_rules = None;
+        self
+    }
+
+    /// The deepest a solver goes ([`AlphaBeta::solver`]): lines of relay
+    /// sowing endgames run long before a repetition or the last capture
+    /// ends them. (Proven scores count plies below
+    /// [`MARGIN_SCALE`](crate::eval::MARGIN_SCALE).)
+    pub const MAX_SOLVE_DEPTH: u32 = 240;
+
+    /// A solver: deepens under [`Scoring::Margin`] until the value is
+    /// exact ([`AlphaBeta::exact`]) or, past its first iteration, about
+    /// `nodes` positions were searched (checked every 256), keeping the
+    /// deepest iteration completed, as a time limit does; at most
+    /// [`AlphaBeta::MAX_SOLVE_DEPTH`] plies deep.
+    #[must_use]
+    pub fn solver(nodes: u64, bits: u32) -> AlphaBeta {
+        let mut solver =
+            AlphaBeta::with_table_bits(Budget::limit(1), 0, bits).with_scoring(Scoring::Margin);
+        solver.budget = Budget::limit(Self::MAX_SOLVE_DEPTH);
+        solver.node_limit = Some(nodes);
+        solver
+    }
+
+    /// Whether the last search's value is exact: every line it searched
+    /// reached the end of the game, none stopped at the depth limit, on a
+    /// static estimate or at the end of a round of a match that goes on.
+    #[must_use]
+    pub const fn exact(&self) -> bool {
+        self.exact
+    }
+
+    /// The best move the transposition table holds for `pos`, if any (the
+    /// next move of a principal variation). It is a move of the side to
+    /// move; whether it can be played is the caller's to check.
+    #[must_use]
+    pub fn table_move(&self, pos: &Position) -> Option<Move> {
+        let key = hash(pos);
+        let entry = self.table[key as usize & (self.table.len() - 1)];
+        if entry.key == key && entry.depth > 0 {
+            decode(entry.mv, pos.to_move())
+        } else {
+            None
         }
     }
 
@@ -187,21 +269,7 @@ impl AlphaBeta {
     pub fn search(&mut self, game: &Game) -> Option<SearchInfo> {
         let start = Instant::now();
         let root = *game.position();
-        let rules = root.rules();
-        // Draws are scored for the side searching, so stored values are
-        // only good for that side.
-        if self.table_rules != Some(rules) || self.root_side != root.to_move() {
-            self.table.fill(Entry::default());
-            self.table_rules = Some(rules);
-            self.root_side = root.to_move();
-        }
-        self.weights = self
-            .weights_override
-            .unwrap_or_else(|| Weights::for_rules(rules));
-        self.nodes = 0;
-        self.stopped = false;
-        // The first iteration always completes, so there is always a move.
-        self.deadline = None;
+        self.begin(&root);
         // Root moves are played on the game itself, which knows the whole
         // repetition history and what follows the end of a round.
         let mut kids = children(game);
@@ -217,6 +285,7 @@ impl AlphaBeta {
             elapsed: Duration::ZERO,
             score: 0,
         };
+        self.exact = false;
         if kids.len() > 1 {
             for depth in 1..=self.budget.limit_or(Self::MAX_DEPTH) {
                 self.horizon = false;
@@ -239,11 +308,13 @@ impl AlphaBeta {
                 best = iteration_best;
                 info.depth = depth;
                 info.score = alpha;
+                self.exact = !self.horizon;
                 if depth == 1 {
-                    self.deadline = self.budget.time().map(|t| start + t);
+                    self.limit_after_first(start);
                 }
-                // Nothing deeper to see: every line reached the end.
-                if !self.horizon || alpha.abs() >= PROVEN {
+                // Nothing deeper to see: every line reached the end (or,
+                // in play, a win or loss is proven).
+                if !self.horizon || (self.scoring == Scoring::Play && alpha.abs() >= PROVEN) {
                     break;
                 }
             }
@@ -252,6 +323,88 @@ impl AlphaBeta {
         info.nodes = self.nodes;
         info.elapsed = start.elapsed();
         self.info = Some(info);
+        Some(info)
+    }
+
+    /// Readies the player for a search from `root`: the table (kept unless
+    /// the rules change or, in play, the side searching), the weights and
+    /// the counters. The limits of time and nodes start after the first
+    /// iteration ([`AlphaBeta::limit_after_first`]), so that there is
+    /// always a move.
+    fn begin(&mut self, root: &Position) {
+        let rules = root.rules();
+        // In play, draws are scored for the side searching, so stored
+        // values are only good for that side.
+        let side_changed = self.scoring == Scoring::Play && self.root_side != root.to_move();
+        if self.table_rules != Some(rules) || side_changed {
+            self.table.fill(Entry::default());
+            self.table_rules = Some(rules);
+        }
+        self.root_side = root.to_move();
+        self.weights = self
+            .weights_override
+            .unwrap_or_else(|| Weights::for_rules(rules));
+        self.nodes = 0;
+        self.stopped = false;
+        self.deadline = None;
+        self.node_stop = u64::MAX;
+    }
+
+    /// Starts the time and node limits, once the first iteration is done.
+    fn limit_after_first(&mut self, start: Instant) {
+        self.deadline = self.budget.time().map(|t| start + t);
+        self.node_stop = self.node_limit.unwrap_or(u64::MAX);
+    }
+
+    /// The value of playing `mv` in `game` for its side to move, searched
+    /// as [`AlphaBeta::search`] searches a root move but with a full
+    /// window, so that the value is the move's own and not a bound. With
+    /// `depth`, exactly that deep and without time or node limits (the
+    /// same call gives the same value); without, deepening under the
+    /// player's budget. `None` when `game` does not accept the move. The
+    /// info's `depth` is the deepest iteration completed (at least 1), and
+    /// [`AlphaBeta::exact`] tells whether the value is exact.
+    pub fn search_move(&mut self, game: &Game, mv: Move, depth: Option<u32>) -> Option<SearchInfo> {
+        let start = Instant::now();
+        let root = *game.position();
+        let mut next = game.clone();
+        let gain = crate::play::net_gain(&next.play(mv).ok()?, root.to_move());
+        let child = Child {
+            mv,
+            game: next,
+            gain,
+        };
+        self.begin(&root);
+        let mut info = SearchInfo {
+            best: mv,
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            score: 0,
+        };
+        let (first, last) = match depth {
+            Some(d) => (d.clamp(1, Self::MAX_DEPTH), d.clamp(1, Self::MAX_DEPTH)),
+            None => (1, self.budget.limit_or(Self::MAX_DEPTH)),
+        };
+        self.exact = false;
+        for d in first..=last {
+            self.horizon = false;
+            let v = self.root_child_value(&root, &child, d as i32 - 1, -INF);
+            if self.stopped {
+                break;
+            }
+            info.depth = d;
+            info.score = v;
+            self.exact = !self.horizon;
+            if depth.is_none() && d == 1 {
+                self.limit_after_first(start);
+            }
+            if !self.horizon {
+                break;
+            }
+        }
+        info.nodes = self.nodes;
+        info.elapsed = start.elapsed();
         Some(info)
     }
 
@@ -356,6 +509,9 @@ impl AlphaBeta {
     /// little more to its opponent): against a fallible opponent a line that
     /// is slightly behind often still wins, and a draw never does.
     fn terminal(&self, score: [u32; 2], side: Side, ply: u32) -> i32 {
+        if self.scoring == Scoring::Margin {
+            return margin_terminal(score, side, ply);
+        }
         if score[0] == score[1] {
             if side == self.root_side {
                 -CONTEMPT
@@ -403,8 +559,10 @@ impl AlphaBeta {
     fn negamax(&mut self, pos: &Position, depth: i32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes & 255 == 0
-            && let Some(deadline) = self.deadline
-            && Instant::now() >= deadline
+            && (self.nodes >= self.node_stop
+                || self
+                    .deadline
+                    .is_some_and(|deadline| Instant::now() >= deadline))
         {
             self.stopped = true;
         }
@@ -412,6 +570,9 @@ impl AlphaBeta {
             return 0;
         }
         if depth <= 0 {
+            if let Some(bound) = self.margin_bound(pos, ply, alpha, beta) {
+                return bound;
+            }
             return self.quiesce(pos, depth, ply, alpha, beta);
         }
         let side = pos.to_move();
@@ -421,16 +582,18 @@ impl AlphaBeta {
         let mut table_move = NO_MOVE;
         if entry.key == key && entry.depth > 0 {
             table_move = entry.mv;
-            if i32::from(entry.depth - 1) >= depth {
+            let settled = entry.bound & SETTLED != 0;
+            if settled || i32::from(entry.depth - 1) >= depth {
                 let score = from_tt(entry.score, ply);
-                let cut = match entry.bound {
+                let cut = match entry.bound & !SETTLED {
                     EXACT => true,
                     LOWER => score >= beta,
                     _ => score <= alpha,
                 };
                 if cut {
-                    // The stored result may itself have stopped at a horizon.
-                    self.horizon = true;
+                    // The stored result may itself have stopped at a
+                    // horizon, unless it is settled.
+                    self.horizon |= !settled;
                     return score;
                 }
             }
@@ -444,6 +607,9 @@ impl AlphaBeta {
         let kids = &mut kids[..n];
         let first = decode(table_move, side);
         kids.sort_by_key(|c| (Some(c.mv) != first, -c.gain));
+        // Whether a line below this node meets a horizon, apart from the
+        // lines above it.
+        let horizon_above = mem::replace(&mut self.horizon, false);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
@@ -468,6 +634,8 @@ impl AlphaBeta {
         } else {
             EXACT
         };
+        let bound = if self.horizon { bound } else { bound | SETTLED };
+        self.horizon |= horizon_above;
         self.table[slot] = Entry {
             key,
             score: to_tt(best, ply),
@@ -476,6 +644,45 @@ impl AlphaBeta {
             mv: best_move,
         };
         best
+    }
+
+    /// Under [`Scoring::Margin`] in a single game (not a match of
+    /// rounds), a bound of the value of `pos` that falls outside the window
+    /// without searching: every seed on the board ends in one side's
+    /// holdings, so the final margin lies within the stores' difference
+    /// plus or minus the board's seeds. Such a bound is as good as an
+    /// exact value for the search above (it is no horizon), which lets a
+    /// solve end where lines would otherwise run on.
+    fn margin_bound(&self, pos: &Position, ply: u32, alpha: i32, beta: i32) -> Option<i32> {
+        if self.scoring != Scoring::Margin || pos.rules().plays_rounds() {
+            return None;
+        }
+        let side = pos.to_move();
+        let stores = i32::from(pos.store(side)) - i32::from(pos.store(side.opposite()));
+        let board = pos.board_seeds() as i32;
+        // The scores of the best and worst ends, a ply from here at the
+        // soonest and MARGIN_SCALE plies at the latest.
+        let score = |margin: i32, soon: bool| {
+            let ply = if soon == (margin > 0) {
+                ply + 1
+            } else {
+                crate::eval::MARGIN_SCALE as u32 - 1
+            };
+            crate::eval::margin_terminal(
+                [margin.max(0) as u32, (-margin).max(0) as u32],
+                Side::South,
+                ply,
+            )
+        };
+        let best = score(stores + board, true);
+        let worst = score(stores - board, false);
+        if best <= alpha {
+            Some(best)
+        } else if worst >= beta {
+            Some(worst)
+        } else {
+            None
+        }
     }
 
     /// Quiescence: the side to move may stand on the static evaluation or

@@ -65,3 +65,57 @@ pub fn terminal(score: [u32; 2], side: Side, ply: u32) -> i32 {
         _ => -WIN + diff + ply as i32,
     }
 }
+
+/// Plies a proven score can count: a margin of one seed outweighs them.
+pub const MARGIN_SCALE: i32 = 256;
+
+/// The score of a game that ended with `score`, for `side`, `ply` moves
+/// from the search root, when the seed margin is what counts (analysis):
+/// wins above every evaluation and losses below, ordered by the margin and
+/// then by the distance (sooner wins, later losses), draws zero.
+/// [`margin_of`] reads the margin back.
+#[must_use]
+pub fn margin_terminal(score: [u32; 2], side: Side, ply: u32) -> i32 {
+    let diff = score[side.index()] as i32 - score[side.opposite().index()] as i32;
+    // A search is far shorter than MARGIN_SCALE plies.
+    let ply = (ply as i32).min(MARGIN_SCALE - 1);
+    match diff.signum() {
+        0 => 0,
+        1 => WIN + diff * MARGIN_SCALE - ply,
+        _ => -WIN + diff * MARGIN_SCALE + ply,
+    }
+}
+
+/// The seed margin of a proven [`margin_terminal`] score (as a search
+/// returns it, at any distance), or `None` for an estimate.
+#[must_use]
+pub fn margin_of(score: i32) -> Option<i32> {
+    if score >= PROVEN {
+        Some((score - WIN + MARGIN_SCALE - 1).div_euclid(MARGIN_SCALE))
+    } else if score <= -PROVEN {
+        Some((score + WIN).div_euclid(MARGIN_SCALE))
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn margins_read_back_at_any_distance() {
+        for diff in [1i32, 2, 7, 48] {
+            for ply in [1u32, 2, 30, 200] {
+                let win = margin_terminal([24 + diff as u32, 24], Side::South, ply);
+                assert_eq!(margin_of(win), Some(diff), "{diff} {ply}");
+                let loss = margin_terminal([24 + diff as u32, 24], Side::North, ply);
+                assert_eq!(margin_of(loss), Some(-diff), "{diff} {ply}");
+                assert!(win > margin_terminal([24 + diff as u32, 24], Side::South, ply + 1));
+            }
+        }
+        assert_eq!(margin_terminal([24, 24], Side::South, 5), 0);
+        assert_eq!(margin_of(0), None);
+        assert_eq!(margin_of(400), None);
+    }
+}

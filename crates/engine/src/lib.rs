@@ -24,6 +24,7 @@ use std::time::Duration;
 use mancala_rules::{Game, Move};
 
 mod alphabeta;
+pub mod analysis;
 mod budget;
 pub mod eval;
 mod mcts;
@@ -31,7 +32,7 @@ mod play;
 mod simple;
 mod spec;
 
-pub use alphabeta::AlphaBeta;
+pub use alphabeta::{AlphaBeta, Scoring};
 pub use budget::Budget;
 pub use mcts::Mcts;
 pub use play::{Child, children, holdings, play_random, playable_moves};
