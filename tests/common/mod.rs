@@ -17,6 +17,7 @@ pub fn bin(name: &str) -> PathBuf {
         "mancala-play" => PathBuf::from(env!("CARGO_BIN_EXE_mancala-play")),
         "mancala-validate" => PathBuf::from(env!("CARGO_BIN_EXE_mancala-validate")),
         "mancala-render" => PathBuf::from(env!("CARGO_BIN_EXE_mancala-render")),
+        "mancala-analyze" => PathBuf::from(env!("CARGO_BIN_EXE_mancala-analyze")),
         other => panic!("unknown binary {other}"),
     }
 }

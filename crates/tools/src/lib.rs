@@ -1,8 +1,9 @@
-//! The three command-line tools' own code: reading inputs, reporting
+//! The command-line tools' own code: reading inputs, reporting
 //! errors, the command lines and their help, writing output, checking in
 //! parallel. Each binary is a thin `main` over one module here; checking a
 //! record is `mancala-check`'s, drawing a board `mancala-diagram`'s.
 
+pub mod analyze;
 pub mod diagnostic;
 pub mod flags;
 pub mod input;

@@ -28,6 +28,10 @@ const BATCH: usize = 256;
 /// that large items travel a few at a time and memory stays small.
 const BATCH_WEIGHT: usize = 256 << 10;
 
+/// The weight of an item that should travel alone: one whose work takes
+/// far longer than handing it over (a game to analyse).
+pub const HEAVY: usize = BATCH_WEIGHT;
+
 /// How long a partial batch waits for more items: long enough for a fast
 /// input to fill batches, short enough that a slow one is not held up.
 const LINGER: Duration = Duration::from_micros(200);

@@ -1,0 +1,575 @@
+//! `mancala-analyze`: writes the engine's analysis into recorded games, an
+//! evaluation and the best move for every ply, mistakes marked, and a
+//! summary of each game on stderr. The analysis itself is
+//! `mancala_engine::analysis`'s; records are checked as `mancala-validate`
+//! checks them, and invalid ones are reported, not analysed.
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::time::Duration;
+
+use clap::Parser;
+use mancala_engine::analysis::{Analyser, Limit, Review};
+use mancala_notation::{Item, Record};
+use mancala_rules::{Game, Side, plural};
+use serde::Serialize;
+
+use crate::diagnostic;
+use crate::flags::{ColorFlag, LapBudgetFlag};
+use crate::input::{self, InputName, SourcedGame};
+use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
+use crate::parallel::{self, Delivery};
+use mancala_check as check;
+
+const EXAMPLES: &str = "\
+Examples:
+  mancala-analyze games.mgn                  annotate at depth 9, canonical MGN out
+  mancala-validate games.mgn | mancala-analyze | mancala-render
+  mancala-analyze --depth 12 --blunder 4 games.mgn
+  mancala-analyze --ms 500 games.mgn         half a second per position
+  mancala-analyze --solve --nodes 5000000 endgame.mgn
+  mancala-analyze --format json games.mgn    JSON records out, JSON summaries on stderr
+
+Comments:
+  After every move: {[%eval V,D] ...}, V the value of the move played for
+  its mover, in seeds at the end of the game with best play as far as a
+  search of D plies saw (=V: exact, every line searched reached the end).
+  When another move was better: its value and line, and from --inaccuracy
+  seeds lost on, the verdict (inaccuracy, mistake, blunder). A comment
+  that begins with [%eval is the tool's own: analysing again replaces it.
+
+Exit status: 0 every game analysed, 1 some game invalid (reported, not
+analysed), 2 usage or I/O error.";
+
+/// Analyse recorded mancala games: evaluations, best moves and mistakes
+/// written into the records.
+#[derive(Debug, Parser)]
+#[command(
+    name = "mancala-analyze",
+    version,
+    after_help = EXAMPLES,
+    mut_arg("color", |a| a.help("When to colour the error reports.")),
+)]
+pub struct Args {
+    /// Record files to analyse; `-` or nothing reads stdin.
+    pub files: Vec<std::path::PathBuf>,
+    /// `text`: annotated records in canonical notation and a summary line
+    /// per game on stderr; `json`: annotated records as NDJSON and each
+    /// summary as a JSON object on stderr.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// Search every position this many plies deep (1 to 64; default 9).
+    /// The same command gives the same bytes.
+    #[arg(long, short, value_parser = clap::value_parser!(u32).range(1..=64),
+          conflicts_with_all = ["ms", "solve"])]
+    pub depth: Option<u32>,
+    /// Search every position for this many milliseconds instead, deepening
+    /// as far as the time allows (results then vary from run to run).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "solve")]
+    pub ms: Option<u64>,
+    /// Solve every position: deepen until the value is exact or --nodes
+    /// positions were searched; the summary says where it ran out.
+    #[arg(long)]
+    pub solve: bool,
+    /// With --solve: positions a solve may search (past its first
+    /// iteration) before it gives up on that position.
+    #[arg(long, requires = "solve", default_value_t = 1_000_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Seeds lost against the best move from which a move is an
+    /// inaccuracy (`?!`).
+    #[arg(long, value_name = "SEEDS", default_value = "1", value_parser = parse_seeds)]
+    pub inaccuracy: i32,
+    /// Seeds lost from which a move is a mistake (`?`).
+    #[arg(long, value_name = "SEEDS", default_value = "3", value_parser = parse_seeds)]
+    pub mistake: i32,
+    /// Seeds lost from which a move is a blunder (`??`).
+    #[arg(long, value_name = "SEEDS", default_value = "6", value_parser = parse_seeds)]
+    pub blunder: i32,
+    #[command(flatten)]
+    pub color: ColorFlag,
+    /// Worker threads, 1 to 256 (default: all cores); each analyses whole
+    /// games. Output keeps the input's order.
+    #[arg(short, long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: Option<u16>,
+    #[command(flatten)]
+    pub lap_budget: LapBudgetFlag,
+    #[command(flatten)]
+    pub meta: crate::meta::MetaArgs,
+}
+
+/// A number of seeds with at most two decimals (`1`, `2.5`), in hundredths.
+fn parse_seeds(text: &str) -> Result<i32, String> {
+    let bad = || format!("`{text}` is not a number of seeds such as 3 or 2.5");
+    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || !digits(whole) || !digits(frac) || frac.len() > 2 || whole.len() > 6 {
+        return Err(bad());
+    }
+    let whole: i32 = whole.parse().map_err(|_| bad())?;
+    let frac: i32 = format!("{frac:0<2}").parse().map_err(|_| bad())?;
+    Ok(whole * 100 + frac)
+}
+
+/// The default depth, as the alpha-beta player's.
+pub const DEFAULT_DEPTH: u32 = mancala_engine::AlphaBeta::DEFAULT_DEPTH;
+
+/// How a move is judged, from the seeds it lost against the best.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Verdict {
+    Good,
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+impl Verdict {
+    fn word(self) -> &'static str {
+        match self {
+            Verdict::Good => "",
+            Verdict::Inaccuracy => "Inaccuracy",
+            Verdict::Mistake => "Mistake",
+            Verdict::Blunder => "Blunder",
+        }
+    }
+}
+
+/// The thresholds, in hundredths of a seed.
+#[derive(Clone, Copy, Debug)]
+struct Thresholds {
+    inaccuracy: i32,
+    mistake: i32,
+    blunder: i32,
+}
+
+impl Thresholds {
+    fn verdict(self, loss: i32) -> Verdict {
+        if loss >= self.blunder {
+            Verdict::Blunder
+        } else if loss >= self.mistake {
+            Verdict::Mistake
+        } else if loss >= self.inaccuracy && loss > 0 {
+            Verdict::Inaccuracy
+        } else {
+            Verdict::Good
+        }
+    }
+}
+
+/// A comment the tool wrote: analysing again replaces it.
+const OWN_COMMENT: &str = "[%eval ";
+
+/// A number of seeds from hundredths, as the comments write losses.
+fn seeds(centiseeds: i32) -> String {
+    mancala_engine::analysis::Value {
+        centiseeds,
+        exact: false,
+    }
+    .to_string()
+    .trim_start_matches('+')
+    .to_owned()
+}
+
+/// The comment after a move: its evaluation, and when another move was
+/// better, that move's value and line and the verdict.
+fn comment(review: &Review, verdict: Verdict) -> String {
+    let analysis = &review.analysis;
+    let mut text = format!("{OWN_COMMENT}{},{}]", review.value, analysis.depth);
+    if review.played != analysis.best {
+        if verdict != Verdict::Good {
+            let _ = write!(
+                text,
+                " {} (loses {}).",
+                verdict.word(),
+                seeds(review.loss())
+            );
+        }
+        let _ = write!(text, " Best {}:", analysis.value);
+        for mv in &analysis.line {
+            let _ = write!(text, " {mv}");
+        }
+    }
+    text
+}
+
+/// One side's moves, as the summary counts them.
+#[derive(Debug, Default, Clone, Copy, Serialize)]
+struct SideSummary {
+    moves: u32,
+    /// Hundredths of a seed lost in all.
+    #[serde(skip)]
+    lost: i64,
+    /// Seeds lost per move against the best, on average.
+    average_loss: f64,
+    inaccuracies: u32,
+    mistakes: u32,
+    blunders: u32,
+}
+
+impl SideSummary {
+    fn add(&mut self, loss: i32, verdict: Verdict) {
+        self.moves += 1;
+        self.lost += i64::from(loss);
+        self.average_loss = (self.lost as f64 / f64::from(self.moves)).round() / 100.0;
+        match verdict {
+            Verdict::Good => {}
+            Verdict::Inaccuracy => self.inaccuracies += 1,
+            Verdict::Mistake => self.mistakes += 1,
+            Verdict::Blunder => self.blunders += 1,
+        }
+    }
+}
+
+/// A position a solve gave up on.
+#[derive(Debug, Clone, Copy, Serialize)]
+struct RanOut {
+    /// The ply about to be played there, from 1.
+    ply: usize,
+    /// The deepest iteration completed.
+    depth: u32,
+    nodes: u64,
+}
+
+/// A game's summary (on stderr; as JSON with `--format json`).
+#[derive(Debug, Serialize)]
+struct Summary<'a> {
+    file: &'a str,
+    index: usize,
+    game: &'a str,
+    plies: usize,
+    south: SideSummary,
+    north: SideSummary,
+    /// The ply after which the eventual winner (by the result, or by the
+    /// last evaluation when the game is unfinished) stayed ahead for good,
+    /// when the lead changed hands.
+    decisive_ply: Option<usize>,
+    /// With `--solve`: the positions not solved within the node budget.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    unsolved: Vec<RanOut>,
+}
+
+impl Summary<'_> {
+    fn text(&self) -> String {
+        let side = |name: &str, s: &SideSummary| {
+            format!(
+                "{name} average loss {:.2} over {}, {} inaccuracies, {} mistakes, {} blunders",
+                s.average_loss,
+                plural(u64::from(s.moves), "move"),
+                s.inaccuracies,
+                s.mistakes,
+                s.blunders
+            )
+        };
+        let mut text = format!(
+            "{} game {} ({}): {}; {}; decisive ply {}",
+            self.file,
+            self.index,
+            self.game,
+            side("south", &self.south),
+            side("north", &self.north),
+            self.decisive_ply
+                .map_or_else(|| "none".to_owned(), |p| p.to_string())
+        );
+        if let Some(first) = self.unsolved.first() {
+            let _ = write!(
+                text,
+                "; {} not solved, the first at ply {} (depth {}, {} nodes)",
+                plural(self.unsolved.len() as u64, "position"),
+                first.ply,
+                first.depth,
+                first.nodes
+            );
+        }
+        text
+    }
+}
+
+/// What analysing one game produced, ready to write.
+#[derive(Debug, Default)]
+struct Analysed {
+    valid: bool,
+    stdout: String,
+    stderr: String,
+}
+
+struct Settings<'a> {
+    names: &'a [InputName],
+    format: Format,
+    color: bool,
+    lap_budget: Option<u32>,
+    limit: Limit,
+    thresholds: Thresholds,
+}
+
+/// Analyses `record` (valid, starting from `start`): its items with the
+/// tool's comments in place of any it had, and the summary's counts.
+fn annotate(
+    record: &Record,
+    start: Game,
+    limit: Limit,
+    thresholds: Thresholds,
+) -> (Vec<Item>, [SideSummary; 2], Option<usize>, Vec<RanOut>) {
+    let mut analyser = Analyser::new(limit);
+    let mut game = start;
+    let mut items = Vec::with_capacity(record.items.len() * 2);
+    let mut sides = [SideSummary::default(); 2];
+    let mut unsolved = Vec::new();
+    // Evaluations from South's side: before the first ply, then after each.
+    let mut evals: Vec<i32> = Vec::new();
+    let mut ply = 0;
+    for item in &record.items {
+        match item {
+            Item::Comment { comment } if comment.starts_with(OWN_COMMENT) => {}
+            Item::Move { mv, .. } => {
+                ply += 1;
+                items.push(item.clone());
+                if let Some(review) = analyser.review(&game, *mv) {
+                    let mover = game.position().to_move();
+                    let south = |v: i32| if mover == Side::South { v } else { -v };
+                    if evals.is_empty() {
+                        evals.push(south(review.analysis.value.centiseeds));
+                    }
+                    evals.push(south(review.value.centiseeds));
+                    let loss = review.loss();
+                    let verdict = thresholds.verdict(loss);
+                    sides[mover.index()].add(loss, verdict);
+                    if matches!(limit, Limit::Nodes(_)) && !review.analysis.value.exact {
+                        unsolved.push(RanOut {
+                            ply,
+                            depth: review.analysis.depth,
+                            nodes: review.analysis.nodes,
+                        });
+                    }
+                    items.push(Item::Comment {
+                        comment: comment(&review, verdict),
+                    });
+                }
+                // The record is valid: its moves play.
+                let _ = game.play(*mv);
+            }
+            other => items.push(other.clone()),
+        }
+    }
+    let winner = match game.outcome() {
+        Some(outcome) => outcome.winner,
+        None => match evals.last().map(|e| e.signum()) {
+            Some(1) => Some(Side::South),
+            Some(-1) => Some(Side::North),
+            _ => None,
+        },
+    };
+    let decisive = winner.and_then(|w| decisive_ply(&evals, w));
+    (items, sides, decisive, unsolved)
+}
+
+/// The last ply after which `winner` went from level or behind to ahead,
+/// by `evals` (from South's side: before the first ply, then after each).
+fn decisive_ply(evals: &[i32], winner: Side) -> Option<usize> {
+    let ahead = |e: i32| if winner == Side::South { e > 0 } else { e < 0 };
+    (1..evals.len())
+        .rev()
+        .find(|&k| ahead(evals[k]) && !ahead(evals[k - 1]))
+}
+
+fn analyse_game(game: &SourcedGame, settings: &Settings<'_>) -> Analysed {
+    let file = settings.names[game.input].display();
+    let checked = check::check_text(&game.text, settings.lap_budget, check::Build::Record, None);
+    let mut out = Analysed {
+        valid: checked.is_valid(),
+        ..Analysed::default()
+    };
+    if !out.valid {
+        diagnostic::render_problems(
+            &mut out.stderr,
+            file,
+            &game.text,
+            &checked.problems,
+            settings.color,
+        );
+        return out;
+    }
+    let (Some(parsed), Some(rules)) = (
+        checked.parsed.as_ref(),
+        checked.replay.as_ref().and_then(|r| r.rules),
+    ) else {
+        return out;
+    };
+    // A valid record's start is decided (the check replayed from it).
+    let Some(start) = check::start_position(parsed, rules)
+        .ok()
+        .and_then(|p| Game::new(p).ok())
+    else {
+        return out;
+    };
+    let record = &parsed.record;
+    let (items, sides, decisive_ply, unsolved) =
+        annotate(record, start.0, settings.limit, settings.thresholds);
+    let annotated = Record {
+        items,
+        ..record.clone()
+    };
+    let summary = Summary {
+        file,
+        index: game.number,
+        game: record.game.as_str(),
+        plies: record.moves().count(),
+        south: sides[0],
+        north: sides[1],
+        decisive_ply,
+        unsolved,
+    };
+    match settings.format {
+        Format::Text => {
+            let _ = write!(out.stdout, "{annotated}");
+            out.stderr = summary.text();
+        }
+        Format::Json => {
+            // Serializing plain data to a String cannot fail.
+            out.stdout = serde_json::to_string(&annotated).unwrap_or_default();
+            out.stdout.push('\n');
+            out.stderr = serde_json::to_string(&summary).unwrap_or_default();
+        }
+    }
+    out.stderr.push('\n');
+    out
+}
+
+/// Runs the tool; returns the exit code.
+pub fn run(args: &Args) -> io::Result<u8> {
+    if crate::meta::handle::<Args>(&args.meta)? {
+        return Ok(EXIT_OK);
+    }
+    if !(args.inaccuracy <= args.mistake && args.mistake <= args.blunder) {
+        output::error_line(
+            "error: the thresholds must grow: --inaccuracy <= --mistake <= --blunder",
+        );
+        return Ok(EXIT_FAILURE);
+    }
+    let limit = if args.solve {
+        Limit::Nodes(args.nodes)
+    } else if let Some(ms) = args.ms {
+        Limit::Time(Duration::from_millis(ms))
+    } else {
+        Limit::Depth(args.depth.unwrap_or(DEFAULT_DEPTH))
+    };
+    let names = input::inputs(&args.files);
+    let settings = Settings {
+        names: &names,
+        format: args.format,
+        color: args.color.color.for_stderr(),
+        lap_budget: args.lap_budget.lap_budget,
+        limit,
+        thresholds: Thresholds {
+            inaccuracy: args.inaccuracy,
+            mistake: args.mistake,
+            blunder: args.blunder,
+        },
+    };
+    let mut stdout = output::stdout();
+    let (mut games, mut valid, mut io_errors) = (0usize, 0usize, 0usize);
+    let mut first_text = true;
+    let work = |item: &Result<SourcedGame, input::InputError>| match item {
+        Ok(game) => Ok(analyse_game(game, &settings)),
+        Err(e) => Err(e.report(&names)),
+    };
+    // Analysing a game takes far longer than reading it: one game a batch,
+    // so that every worker has one.
+    let weight = |_: &Result<SourcedGame, input::InputError>| parallel::HEAVY;
+    parallel::map_ordered(
+        input::games(&names),
+        parallel::jobs(args.jobs.map(usize::from)),
+        weight,
+        work,
+        |delivery| {
+            let analysed = match delivery {
+                Delivery::Result(analysed) => analysed,
+                Delivery::Idle => return stdout.flush(),
+            };
+            match analysed {
+                Err(report) => {
+                    io_errors += 1;
+                    stdout.flush()?;
+                    output::error_line(report);
+                }
+                Ok(analysed) => {
+                    games += 1;
+                    valid += usize::from(analysed.valid);
+                    if !analysed.stdout.is_empty() {
+                        if args.format == Format::Text && !first_text {
+                            stdout.write_all(b"\n")?;
+                        }
+                        first_text = false;
+                        stdout.write_all(analysed.stdout.as_bytes())?;
+                    }
+                    // The summary follows its game: what is written so far
+                    // goes first.
+                    stdout.flush()?;
+                    io::stderr().lock().write_all(analysed.stderr.as_bytes())?;
+                }
+            }
+            Ok(())
+        },
+    )?;
+    stdout.flush()?;
+    if args.format == Format::Text {
+        output::error_line(&format!(
+            "analysed {}, {} invalid",
+            plural(valid as u64, "game"),
+            games - valid
+        ));
+    }
+    Ok(if io_errors > 0 {
+        EXIT_FAILURE
+    } else if valid < games {
+        EXIT_INVALID
+    } else {
+        EXIT_OK
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_read_with_two_decimals_at_most() {
+        assert_eq!(parse_seeds("3"), Ok(300));
+        assert_eq!(parse_seeds("2.5"), Ok(250));
+        assert_eq!(parse_seeds("0.25"), Ok(25));
+        assert_eq!(parse_seeds("0"), Ok(0));
+        for bad in ["", "-1", "1.234", ".5", "x", "1e3", "9999999"] {
+            assert!(parse_seeds(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn thresholds_judge_the_loss() {
+        let t = Thresholds {
+            inaccuracy: 100,
+            mistake: 300,
+            blunder: 600,
+        };
+        assert_eq!(t.verdict(0), Verdict::Good);
+        assert_eq!(t.verdict(99), Verdict::Good);
+        assert_eq!(t.verdict(100), Verdict::Inaccuracy);
+        assert_eq!(t.verdict(300), Verdict::Mistake);
+        assert_eq!(t.verdict(6000), Verdict::Blunder);
+        let zero = Thresholds { inaccuracy: 0, ..t };
+        assert_eq!(zero.verdict(0), Verdict::Good);
+    }
+
+    #[test]
+    fn the_decisive_ply_is_where_the_winner_took_the_lead_for_good() {
+        // South: level, behind, ahead, behind, ahead, ahead.
+        let evals = [0, -100, 200, -50, 300, 400];
+        assert_eq!(decisive_ply(&evals, Side::South), Some(4));
+        assert_eq!(decisive_ply(&evals, Side::North), Some(3));
+        assert_eq!(decisive_ply(&[100, 200], Side::South), None);
+    }
+
+    #[test]
+    fn losses_print_without_a_sign() {
+        assert_eq!(seeds(325), "3.25");
+        assert_eq!(seeds(0), "0");
+    }
+}
