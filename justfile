@@ -13,7 +13,9 @@ lint:
 ci:
     bash .ci/run
 
-# Benchmarks: rules playouts, engine nodes, validator throughput, render --laps memory.
+# Benchmarks: rules playouts, engine nodes and analysis (positions and solves per
+# second), validator throughput, render --laps memory.
+# second), validator throughput, render --laps memory.
 bench:
     cargo bench -p mancala-rules
     cargo bench -p mancala-engine

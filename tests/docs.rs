@@ -10,8 +10,13 @@ use std::process::Stdio;
 
 use common::{command, root, run};
 
-/// The three tools.
-const TOOLS: [&str; 3] = ["mancala-play", "mancala-validate", "mancala-render"];
+/// The four tools.
+const TOOLS: [&str; 4] = [
+    "mancala-play",
+    "mancala-validate",
+    "mancala-render",
+    "mancala-analyze",
+];
 
 /// README.md and every page under spec/, with their paths.
 fn doc_pages() -> Vec<std::path::PathBuf> {

@@ -126,6 +126,59 @@ fn play_validate_render_as_in_the_readme() {
     assert!(out.stderr[2].is_empty(), "{}", out.stderr[2]);
 }
 
+/// Analysis slots into the pipeline: its records validate again (the
+/// evaluation comments included) and render as the played ones do.
+#[test]
+fn play_validate_analyze_validate_render() {
+    for game in ["olowuka", "olinda-keliya", "rio-kadalis", "pallankuzhi"] {
+        let play: &[&str] = &[
+            "--game",
+            game,
+            "--games",
+            "2",
+            "--south",
+            "greedy",
+            "--north",
+            "random",
+            "-o",
+            if game == "pallankuzhi" || game == "rio-kadalis" {
+                "rounds=1"
+            } else {
+                ""
+            },
+        ];
+        let play: Vec<&str> = play.iter().copied().filter(|a| !a.is_empty()).collect();
+        let play = if play.last() == Some(&"-o") {
+            &play[..play.len() - 1]
+        } else {
+            &play[..]
+        };
+        let out = pipeline(
+            &[
+                ("mancala-play", play),
+                ("mancala-validate", &[]),
+                ("mancala-analyze", &["--depth", "3"]),
+                ("mancala-validate", &[]),
+                ("mancala-render", &[]),
+            ],
+            b"",
+        );
+        assert_eq!(out.codes, [0, 0, 0, 0, 0], "{game}: {:?}", out.stderr);
+        assert_eq!(drawn_games(&out.stdout), [1, 2], "{game}");
+        assert_eq!(
+            out.stderr[2].lines().count(),
+            3,
+            "{game}: {}",
+            out.stderr[2]
+        );
+        assert!(
+            out.stderr[3].starts_with("checked 2 games: 2 valid, 0 invalid ("),
+            "{game}: {}",
+            out.stderr[3]
+        );
+    }
+}
+
 #[test]
 fn every_game_and_variant_through_the_pipeline() {
     let cases: [&[&str]; 8] = [

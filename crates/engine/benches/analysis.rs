@@ -10,7 +10,7 @@
 //! `mancala-analyze` meets them: in order, one analyser per game, its table
 //! shared). Endgames are random games played on until at most N seeds are
 //! left on the board; each is solved with a fresh analyser and a budget of
-//! NODES positions (default 5,000,000) after the first iteration: the
+//! NODES positions (default 1,000,000) after the first iteration: the
 //! report gives the share solved and the solves per second. Pallankuzhi
 //! and Rio Kadalis endgames are played under `single-round`, since the
 //! end of a round of a match that goes on is never exact.
@@ -83,11 +83,11 @@ fn playable_count(game: &Game) -> usize {
 
 fn main() {
     let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
-    let count: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(40);
+    let count: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(30);
     let nodes: u64 = args
         .next()
         .and_then(|a| a.parse().ok())
-        .unwrap_or(5_000_000);
+        .unwrap_or(1_000_000);
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
         out,

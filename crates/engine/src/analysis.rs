@@ -102,24 +102,27 @@ impl Value {
     }
 }
 
+impl Value {
+    /// The value in whole seeds, rounded to the nearest (halves away from
+    /// zero).
+    #[must_use]
+    pub const fn seeds(self) -> i32 {
+        let cs = self.centiseeds;
+        (cs + if cs < 0 { -50 } else { 50 }) / 100
+    }
+}
+
 impl fmt::Display for Value {
-    /// `=+3`, `=0`, `=-2` for exact values; `+2.25`, `-0.5`, `0`, `+3`
-    /// for estimates (at most two decimals, trailing zeros dropped).
+    /// In whole seeds, as the notation's `[%eval …]` writes them: `=+3`,
+    /// `=0`, `=-2` for exact values, `+3`, `0`, `-1` for estimates.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.exact {
             f.write_str("=")?;
         }
-        let cs = self.centiseeds;
-        let sign = match cs.signum() {
-            1 => "+",
-            -1 => "-",
-            _ => "",
-        };
-        let (whole, frac) = (cs.unsigned_abs() / 100, cs.unsigned_abs() % 100);
-        match frac {
-            0 => write!(f, "{sign}{whole}"),
-            _ if frac % 10 == 0 => write!(f, "{sign}{whole}.{}", frac / 10),
-            _ => write!(f, "{sign}{whole}.{frac:02}"),
+        match self.seeds() {
+            0 => f.write_str("0"),
+            n if n > 0 => write!(f, "+{n}"),
+            n => write!(f, "{n}"),
         }
     }
 }

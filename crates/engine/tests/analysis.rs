@@ -161,13 +161,14 @@ fn the_same_depth_gives_the_same_analysis() {
 }
 
 #[test]
-fn values_print_as_seeds() {
+fn values_print_in_whole_seeds() {
     let v = |centiseeds, exact| Value { centiseeds, exact }.to_string();
     assert_eq!(v(300, true), "=+3");
     assert_eq!(v(0, true), "=0");
     assert_eq!(v(-200, true), "=-2");
-    assert_eq!(v(225, false), "+2.25");
-    assert_eq!(v(-50, false), "-0.5");
-    assert_eq!(v(-5, false), "-0.05");
+    assert_eq!(v(225, false), "+2");
+    assert_eq!(v(250, false), "+3");
+    assert_eq!(v(-50, false), "-1");
+    assert_eq!(v(-49, false), "0");
     assert_eq!(v(0, false), "0");
 }

@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use clap::Parser;
-use mancala_engine::analysis::{Analyser, Limit, Review};
+use mancala_engine::analysis::{Analyser, Limit, Review, Value};
 use mancala_notation::{Item, Record};
 use mancala_rules::{Game, Side, plural};
 use serde::Serialize;
@@ -32,8 +32,9 @@ Examples:
 
 Comments:
   After every move: {[%eval V,D] ...}, V the value of the move played for
-  its mover, in seeds at the end of the game with best play as far as a
-  search of D plies saw (=V: exact, every line searched reached the end).
+  its mover, in whole seeds at the end of the game with best play as far
+  as a search of D plies saw; {[%eval =V] ...} when V is exact (every line
+  searched reached the end).
   When another move was better: its value and line, and from --inaccuracy
   seeds lost on, the verdict (inaccuracy, mistake, blunder). A comment
   that begins with [%eval is the tool's own: analysing again replaces it.
@@ -159,22 +160,32 @@ impl Thresholds {
 /// A comment the tool wrote: analysing again replaces it.
 const OWN_COMMENT: &str = "[%eval ";
 
-/// A number of seeds from hundredths, as the comments write losses.
+/// A number of seeds from hundredths, as the comments write losses: at
+/// most two decimals, trailing zeros dropped.
 fn seeds(centiseeds: i32) -> String {
-    mancala_engine::analysis::Value {
-        centiseeds,
-        exact: false,
+    let (whole, frac) = (centiseeds / 100, (centiseeds % 100).abs());
+    match frac {
+        0 => whole.to_string(),
+        _ if frac % 10 == 0 => format!("{whole}.{}", frac / 10),
+        _ => format!("{whole}.{frac:02}"),
     }
-    .to_string()
-    .trim_start_matches('+')
-    .to_owned()
+}
+
+/// The `[%eval …]` command of a value (spec/notation.md §6.7): whole seeds,
+/// with the depth for an estimate.
+fn eval_command(value: Value, depth: u32) -> String {
+    if value.exact {
+        format!("{OWN_COMMENT}{value}]")
+    } else {
+        format!("{OWN_COMMENT}{value},{depth}]")
+    }
 }
 
 /// The comment after a move: its evaluation, and when another move was
 /// better, that move's value and line and the verdict.
 fn comment(review: &Review, verdict: Verdict) -> String {
     let analysis = &review.analysis;
-    let mut text = format!("{OWN_COMMENT}{},{}]", review.value, analysis.depth);
+    let mut text = eval_command(review.value, analysis.depth);
     if review.played != analysis.best {
         if verdict != Verdict::Good {
             let _ = write!(
@@ -571,5 +582,7 @@ mod tests {
     fn losses_print_without_a_sign() {
         assert_eq!(seeds(325), "3.25");
         assert_eq!(seeds(0), "0");
+        assert_eq!(seeds(50), "0.5");
+        assert_eq!(seeds(1205), "12.05");
     }
 }

@@ -1,0 +1,177 @@
+//! mancala-analyze as users run it: annotated records of every game
+//! (snapshots), the same bytes when analysed again or on more threads,
+//! JSON records and summaries, invalid games reported while the others go
+//! on, solves, and the pipeline play → validate → analyze → validate →
+//! render.
+
+mod common;
+
+use common::{fixtures, run, stem};
+
+/// Records of all four games: single games, matches of rounds (ended by
+/// rounds=N, and one cut at a round's start), options and set-ups.
+const RECORDS: [&str; 8] = [
+    "fixtures/validate/valid-olinda-keliya.mgn",
+    "fixtures/validate/valid-olinda-keliya-options.mgn",
+    "fixtures/validate/valid-olowuka.mgn",
+    "fixtures/validate/valid-pallankuzhi-rounds.mgn",
+    "fixtures/validate/valid-pallankuzhi-cut-at-a-round-start.mgn",
+    "fixtures/validate/valid-rio-kadalis.mgn",
+    "fixtures/validate/valid-rio-kadalis-rounds.mgn",
+    "fixtures/validate/valid-single-round-closed-holes.mgn",
+];
+
+/// Shallow enough for a debug build, deep enough to find better moves.
+const DEPTH: &str = "5";
+
+#[test]
+fn annotated_records_of_every_game() {
+    for path in RECORDS {
+        let out = run("mancala-analyze", &["--depth", DEPTH, path], b"");
+        assert_eq!(out.code, 0, "{path}: {}", out.stderr);
+        insta::assert_snapshot!(format!("analyze-{}", stem(path)), out.snapshot());
+    }
+}
+
+#[test]
+fn analysing_an_analysed_record_changes_nothing() {
+    for path in RECORDS {
+        let once = run("mancala-analyze", &["--depth", DEPTH, path], b"");
+        let twice = run(
+            "mancala-analyze",
+            &["--depth", DEPTH],
+            once.stdout.as_bytes(),
+        );
+        assert_eq!(twice.code, 0, "{path}: {}", twice.stderr);
+        assert_eq!(once.stdout, twice.stdout, "{path}");
+    }
+}
+
+#[test]
+fn other_comments_are_kept_and_every_move_gets_an_evaluation() {
+    let record = "[Game \"olowuka\"]\n\n{before} 1. E {mine} 1... a {[%eval +40,1] stale} 2. B *\n";
+    let out = run("mancala-analyze", &["--depth", "3"], record.as_bytes());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let text = &out.stdout;
+    assert!(text.contains("{before} 1. E {[%eval "), "{text}");
+    assert!(text.contains("{mine}"), "{text}");
+    assert!(!text.contains("stale"), "{text}");
+    assert_eq!(text.matches("{[%eval ").count(), 3, "{text}");
+}
+
+#[test]
+fn more_threads_give_the_same_bytes() {
+    let args = |jobs: &'static str| {
+        let mut args = vec!["--depth", DEPTH, "--jobs", jobs];
+        args.extend(RECORDS);
+        args
+    };
+    let one = run("mancala-analyze", &args("1"), b"");
+    let four = run("mancala-analyze", &args("4"), b"");
+    assert_eq!(one.code, 0, "{}", one.stderr);
+    assert_eq!(one.stdout, four.stdout);
+    assert_eq!(one.stderr, four.stderr);
+}
+
+#[test]
+fn json_records_and_summaries() {
+    let out = run(
+        "mancala-analyze",
+        &[
+            "--depth",
+            "3",
+            "--format",
+            "json",
+            "fixtures/validate/valid-pallankuzhi-rounds.mgn",
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let records: Vec<mancala_notation::Record> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2);
+    let summaries: Vec<serde_json::Value> = out
+        .stderr
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(summaries.len(), 2, "{}", out.stderr);
+    for (record, summary) in records.iter().zip(&summaries) {
+        let moves = record.moves().count() as u64;
+        let counted = summary["south"]["moves"].as_u64().unwrap()
+            + summary["north"]["moves"].as_u64().unwrap();
+        assert_eq!(counted, moves, "{summary}");
+        assert_eq!(summary["plies"].as_u64(), Some(moves));
+        assert!(summary["south"]["average_loss"].is_number(), "{summary}");
+    }
+}
+
+#[test]
+fn an_invalid_game_is_reported_and_the_others_analysed() {
+    let out = run(
+        "mancala-analyze",
+        &["--depth", "3", "fixtures/validate/mixed-stream.mgn"],
+        b"",
+    );
+    assert_eq!(out.code, 1);
+    insta::assert_snapshot!(out.snapshot());
+}
+
+#[test]
+fn a_solve_is_exact_or_says_where_it_ran_out() {
+    // Eight seeds left on the board.
+    let record = "[Game \"olowuka\"]\n[SetUp \"S 0,0,0,2,2,2/0,2,0,0,0,0 18-22\"]\n\n1. F *\n";
+    let solved = run("mancala-analyze", &["--solve"], record.as_bytes());
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+    assert!(solved.stdout.contains("{[%eval ="), "{}", solved.stdout);
+    assert!(!solved.stderr.contains("not solved"), "{}", solved.stderr);
+    let starved = run(
+        "mancala-analyze",
+        &[
+            "--solve",
+            "--nodes",
+            "1",
+            "fixtures/validate/valid-olowuka.mgn",
+        ],
+        b"",
+    );
+    assert_eq!(starved.code, 0, "{}", starved.stderr);
+    assert!(
+        starved
+            .stderr
+            .contains("not solved, the first at ply 1 (depth "),
+        "{}",
+        starved.stderr
+    );
+}
+
+#[test]
+fn thresholds_must_grow() {
+    let out = run(
+        "mancala-analyze",
+        &["--mistake", "5", "--blunder", "2", "-"],
+        b"",
+    );
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("thresholds"), "{}", out.stderr);
+    let bad = run("mancala-analyze", &["--blunder", "lots"], b"");
+    assert_eq!(bad.code, 2);
+}
+
+#[test]
+fn every_analysed_fixture_validates() {
+    // Each valid record of the validator's fixtures, annotated, is still
+    // valid, and says the same result.
+    for path in fixtures("fixtures/validate") {
+        if !stem(&path).starts_with("valid-") {
+            continue;
+        }
+        let out = run("mancala-analyze", &["--depth", "2", &path], b"");
+        assert_eq!(out.code, 0, "{path}: {}", out.stderr);
+        let check = run("mancala-validate", &["--quiet"], out.stdout.as_bytes());
+        assert_eq!(check.code, 0, "{path}: {}", check.stderr);
+    }
+}
