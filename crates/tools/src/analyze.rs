@@ -263,12 +263,12 @@ impl Summary<'_> {
     fn text(&self) -> String {
         let side = |name: &str, s: &SideSummary| {
             format!(
-                "{name} average loss {:.2} over {}, {} inaccuracies, {} mistakes, {} blunders",
+                "{name} average loss {:.2} over {}, {}, {}, {}",
                 s.average_loss,
                 plural(u64::from(s.moves), "move"),
-                s.inaccuracies,
-                s.mistakes,
-                s.blunders
+                plural(u64::from(s.inaccuracies), "inaccuracy"),
+                plural(u64::from(s.mistakes), "mistake"),
+                plural(u64::from(s.blunders), "blunder")
             )
         };
         let mut text = format!(
