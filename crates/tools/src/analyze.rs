@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::diagnostic;
 use crate::flags::{ColorFlag, LapBudgetFlag};
 use crate::input::{self, InputName, SourcedGame};
-use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
+use crate::output::{self, EXIT_FAILURE, EXIT_OK, Format};
 use crate::parallel::{self, Delivery};
 use mancala_check as check;
 
@@ -529,13 +529,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
             games - valid
         ));
     }
-    Ok(if io_errors > 0 {
-        EXIT_FAILURE
-    } else if valid < games {
-        EXIT_INVALID
-    } else {
-        EXIT_OK
-    })
+    Ok(output::exit_status(io_errors > 0, valid < games))
 }
 
 #[cfg(test)]

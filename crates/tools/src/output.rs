@@ -12,6 +12,19 @@ pub const EXIT_INVALID: u8 = 1;
 /// The tool itself failed: bad usage, unreadable file, write error.
 pub const EXIT_FAILURE: u8 = 2;
 
+/// The exit status of a run over records: an input that could not be read
+/// outweighs an invalid record, which outweighs success.
+#[must_use]
+pub const fn exit_status(unreadable_input: bool, invalid_record: bool) -> u8 {
+    if unreadable_input {
+        EXIT_FAILURE
+    } else if invalid_record {
+        EXIT_INVALID
+    } else {
+        EXIT_OK
+    }
+}
+
 /// Buffered, locked stdout, whose errors say they are stdout's.
 #[must_use]
 pub fn stdout() -> Stdout {

@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::diagnostic;
 use crate::flags::{ColorFlag, LapBudgetFlag, MaxErrorsFlag};
 use crate::input::{self, InputName, SourcedGame};
-use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
+use crate::output::{self, EXIT_FAILURE, EXIT_OK, Format};
 use crate::parallel::{self, Delivery};
 use crate::progress::Progress;
 use mancala_check::{self as check, Problem};
@@ -362,11 +362,5 @@ pub fn run(args: &Args) -> io::Result<u8> {
         };
         output::error_line(&summary);
     }
-    Ok(if io_errors > 0 {
-        EXIT_FAILURE
-    } else if valid < games {
-        EXIT_INVALID
-    } else {
-        EXIT_OK
-    })
+    Ok(output::exit_status(io_errors > 0, valid < games))
 }
