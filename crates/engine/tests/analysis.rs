@@ -86,11 +86,11 @@ fn the_best_move_is_worth_at_least_every_other_at_the_same_depth() {
 fn an_exact_value_is_the_margin_the_game_ends_with_under_best_play() {
     let mut solved = 0;
     for rules in all_rules() {
-        for seed in 0..8 {
-            let Some(mut game) = endgame(rules, seed, 12) else {
+        for seed in 0..6 {
+            let Some(mut game) = endgame(rules, seed, 8) else {
                 continue;
             };
-            let mut analyser = Analyser::new(Limit::Nodes(300_000));
+            let mut analyser = Analyser::new(Limit::Nodes(100_000));
             let Some(Ok(root)) = analyser.solve(&game) else {
                 continue;
             };
@@ -120,11 +120,11 @@ fn an_exact_value_is_the_margin_the_game_ends_with_under_best_play() {
 #[test]
 fn an_exact_line_played_out_ends_with_its_value() {
     for rules in all_rules() {
-        for seed in 0..8 {
+        for seed in 0..6 {
             let Some(game) = endgame(rules, seed, 8) else {
                 continue;
             };
-            let mut analyser = Analyser::new(Limit::Nodes(300_000));
+            let mut analyser = Analyser::new(Limit::Nodes(100_000));
             let Some(Ok(root)) = analyser.solve(&game) else {
                 continue;
             };
