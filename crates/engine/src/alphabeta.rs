@@ -383,7 +383,10 @@ impl AlphaBeta {
             score: 0,
         };
         let (first, last) = match depth {
-            Some(d) => (d.clamp(1, Self::MAX_DEPTH), d.clamp(1, Self::MAX_DEPTH)),
+            Some(d) => {
+                let d = d.clamp(1, Self::MAX_SOLVE_DEPTH);
+                (d, d)
+            }
             None => (1, self.budget.limit_or(Self::MAX_DEPTH)),
         };
         self.exact = false;

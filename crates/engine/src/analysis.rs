@@ -156,7 +156,8 @@ pub struct Review {
     pub analysis: Analysis,
     /// The move played.
     pub played: Move,
-    /// Its value for the mover, at the analysis's depth.
+    /// Its value for the mover, at the analysis's depth (in a solve, as far
+    /// as the node budget allowed).
     pub value: Value,
 }
 
@@ -239,9 +240,14 @@ impl Analyser {
         let value = if played == analysis.best {
             analysis.value
         } else {
-            let info = self
-                .player
-                .search_move(game, played, Some(analysis.depth.max(1)))?;
+            // A solve weighs the move as it solved the position: deepening
+            // within the node budget (a single iteration as deep as the
+            // position's would know no budget).
+            let depth = match self.limit {
+                Limit::Nodes(_) => None,
+                Limit::Depth(_) | Limit::Time(_) => Some(analysis.depth.max(1)),
+            };
+            let info = self.player.search_move(game, played, depth)?;
             let value = self.value_of(game, info.score);
             if value.centiseeds > analysis.value.centiseeds {
                 // Searched with a full window of its own, the played move
