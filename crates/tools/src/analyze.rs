@@ -52,7 +52,9 @@ analysed), 2 usage or I/O error.";
     mut_arg("color", |a| a.help("When to colour the error reports.")),
 )]
 pub struct Args {
-    /// Record files to analyse; `-` or nothing reads stdin.
+    /// Record files to analyse, MGN or JSON records (told apart by their
+    /// first character); a directory reads the *.mgn, *.json and *.jsonl
+    /// files under it; `-` or nothing reads stdin.
     pub files: Vec<std::path::PathBuf>,
     /// `text`: annotated records in canonical notation and a summary line
     /// per game on stderr; `json`: annotated records as NDJSON and each
@@ -384,7 +386,7 @@ fn decisive_ply(evals: &[i32], winner: Side) -> Option<usize> {
 
 fn analyse_game(game: &SourcedGame, settings: &Settings<'_>) -> Analysed {
     let file = settings.names[game.input].display();
-    let checked = check::check_text(&game.text, settings.lap_budget, check::Build::Record, None);
+    let checked = game.check(settings.lap_budget, check::Build::Record, None);
     let mut out = Analysed {
         valid: checked.is_valid(),
         ..Analysed::default()
