@@ -80,13 +80,13 @@ pub struct Args {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
     /// Seeds lost against the best move from which a move is an
-    /// inaccuracy (`?!`).
+    /// inaccuracy (said in its comment).
     #[arg(long, value_name = "SEEDS", default_value = "1", value_parser = parse_seeds)]
     pub inaccuracy: i32,
-    /// Seeds lost from which a move is a mistake (`?`).
+    /// Seeds lost from which a move is a mistake.
     #[arg(long, value_name = "SEEDS", default_value = "3", value_parser = parse_seeds)]
     pub mistake: i32,
-    /// Seeds lost from which a move is a blunder (`??`).
+    /// Seeds lost from which a move is a blunder.
     #[arg(long, value_name = "SEEDS", default_value = "6", value_parser = parse_seeds)]
     pub blunder: i32,
     #[command(flatten)]
