@@ -15,7 +15,7 @@ use mancala_rules::{Game, Side, plural};
 use serde::Serialize;
 
 use crate::diagnostic;
-use crate::flags::{ColorFlag, LapBudgetFlag};
+use crate::flags::{ColorFlag, JobsFlag, LapBudgetFlag};
 use crate::input::{self, InputName, SourcedGame};
 use crate::output::{self, EXIT_FAILURE, EXIT_OK, Format};
 use crate::parallel::{self, Delivery};
@@ -91,10 +91,8 @@ pub struct Args {
     pub blunder: i32,
     #[command(flatten)]
     pub color: ColorFlag,
-    /// Worker threads, 1 to 256 (default: all cores); each analyses whole
-    /// games. Output keeps the input's order.
-    #[arg(short, long, value_parser = clap::value_parser!(u16).range(1..=256))]
-    pub jobs: Option<u16>,
+    #[command(flatten)]
+    pub jobs: JobsFlag,
     #[command(flatten)]
     pub lap_budget: LapBudgetFlag,
     #[command(flatten)]
@@ -490,7 +488,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     let weight = |_: &Result<SourcedGame, input::InputError>| parallel::HEAVY;
     parallel::map_ordered(
         input::games(&names),
-        parallel::jobs(args.jobs.map(usize::from)),
+        args.jobs.threads(),
         weight,
         work,
         |delivery| {

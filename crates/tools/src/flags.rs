@@ -253,3 +253,20 @@ impl MaxErrorsFlag {
         )
     }
 }
+
+/// `--jobs`.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct JobsFlag {
+    /// Worker threads, 1 to 256 (default: all cores). Output keeps the
+    /// input's order.
+    #[arg(short, long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: Option<u16>,
+}
+
+impl JobsFlag {
+    /// The number of worker threads to run.
+    #[must_use]
+    pub fn threads(self) -> usize {
+        crate::parallel::jobs(self.jobs.map(usize::from))
+    }
+}

@@ -9,7 +9,7 @@ use mancala_rules::{Game, GameId, Options, Outcome, RoundEnd, plural};
 use serde::Serialize;
 
 use crate::diagnostic;
-use crate::flags::{ColorFlag, LapBudgetFlag, MaxErrorsFlag};
+use crate::flags::{ColorFlag, JobsFlag, LapBudgetFlag, MaxErrorsFlag};
 use crate::input::{self, InputName, SourcedGame};
 use crate::output::{self, EXIT_FAILURE, EXIT_OK, Format};
 use crate::parallel::{self, Delivery};
@@ -55,10 +55,8 @@ pub struct Args {
     pub quiet: bool,
     #[command(flatten)]
     pub color: ColorFlag,
-    /// Worker threads, 1 to 256 (default: all cores). Output keeps the
-    /// input's order.
-    #[arg(short, long, value_parser = clap::value_parser!(u16).range(1..=256))]
-    pub jobs: Option<u16>,
+    #[command(flatten)]
+    pub jobs: JobsFlag,
     #[command(flatten)]
     pub lap_budget: LapBudgetFlag,
     #[command(flatten)]
@@ -291,7 +289,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     };
     let ran = parallel::map_ordered(
         input::games(&names),
-        parallel::jobs(args.jobs.map(usize::from)),
+        args.jobs.threads(),
         weight,
         work,
         |delivery| {
