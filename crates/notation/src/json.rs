@@ -14,7 +14,10 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::error::ParseError;
-use crate::parse::{TagValue, Visitor, tag_line_in_comment, visit_game};
+use crate::annotation::Nag;
+use crate::parse::{
+    MAX_VARIATION_DEPTH, Skip, TagValue, Visitor, tag_line_in_comment, visit_game,
+};
 use crate::reader::{DEFAULT_MAX_GAME_BYTES, GameText};
 use crate::record::{GameResult, Item, Record, StandardTags, is_tag_name};
 
@@ -304,6 +307,18 @@ struct RawItem<'a> {
     round: Option<u32>,
     #[serde(default)]
     comment: Option<String>,
+    #[serde(default)]
+    nag: Option<Nag>,
+    #[serde(borrow, default)]
+    variation: Option<Vec<&'a RawValue>>,
+}
+
+/// One element of `items`, as read: an item of the record, or a NAG or a
+/// variation, which the visitor gets through their own methods.
+enum JsonItem<'a> {
+    Item(Item),
+    Nag(Nag),
+    Variation(Vec<&'a RawValue>),
 }
 
 /// Reads one JSON record's text (as cut by [`JsonReader`]) into `visitor`
@@ -418,11 +433,8 @@ pub fn visit_json_game<V: Visitor>(
     if visitor.movetext(0..header_end).is_break() {
         return Ok(ControlFlow::Break(()));
     }
-    for raw in items {
-        let item = json.item(raw)?;
-        if visitor.item(item, json.span(raw)).is_break() {
-            return Ok(ControlFlow::Break(()));
-        }
+    if json.line(&items, visitor, 0, false)?.is_break() {
+        return Ok(ControlFlow::Break(()));
     }
     visitor.result(result, json.span(result_raw));
     Ok(ControlFlow::Continue(()))
@@ -479,18 +491,105 @@ impl Json<'_> {
         Ok(value)
     }
 
+    /// The items of a line (`items`, or a variation's at `depth`) handed
+    /// to `visitor` (none when `hidden`: it passed over a variation around
+    /// them), with MGN's rules of where NAGs and variations stand (after a
+    /// move of their line, with only NAGs, comments and variations
+    /// between), that a variation holds a move, and how deep they nest.
+    fn line<V: Visitor>(
+        &self,
+        items: &[&RawValue],
+        visitor: &mut V,
+        depth: usize,
+        hidden: bool,
+    ) -> Result<ControlFlow<(), bool>, ParseError> {
+        let mut after_move = false;
+        let mut has_move = false;
+        for raw in items {
+            let span = self.span(raw);
+            let flow = match self.item(raw)? {
+                JsonItem::Item(item) => {
+                    match item {
+                        Item::Move { .. } => (after_move, has_move) = (true, true),
+                        Item::Round { .. } => after_move = false,
+                        _ => {}
+                    }
+                    if hidden {
+                        continue;
+                    }
+                    visitor.item(item, span)
+                }
+                JsonItem::Nag(nag) => {
+                    if !after_move {
+                        return Err(self.error(
+                            span,
+                            "a NAG must follow a move (it annotates the move before it)".to_owned(),
+                        ));
+                    }
+                    if hidden {
+                        continue;
+                    }
+                    visitor.nag(nag, span)
+                }
+                JsonItem::Variation(inner) => {
+                    if !after_move {
+                        return Err(self.error(
+                            span,
+                            "a variation must follow a move: it is another line in place of that move"
+                                .to_owned(),
+                        ));
+                    }
+                    if depth == MAX_VARIATION_DEPTH {
+                        return Err(self.error(
+                            span,
+                            format!("variations nest at most {MAX_VARIATION_DEPTH} deep"),
+                        ));
+                    }
+                    let open = span.start..span.start + 1;
+                    let close = span.end.saturating_sub(1)..span.end;
+                    let skip = hidden
+                        || match visitor.begin_variation(open) {
+                            ControlFlow::Break(()) => return Ok(ControlFlow::Break(())),
+                            ControlFlow::Continue(Skip(skip)) => skip,
+                        };
+                    let ControlFlow::Continue(holds_a_move) =
+                        self.line(&inner, visitor, depth + 1, skip)?
+                    else {
+                        return Ok(ControlFlow::Break(()));
+                    };
+                    // Checked after its items, whose errors come first in
+                    // the text.
+                    if !holds_a_move {
+                        return Err(self.error(
+                            span,
+                            "an empty variation: a variation holds at least one move".to_owned(),
+                        ));
+                    }
+                    if skip {
+                        continue;
+                    }
+                    visitor.end_variation(close)
+                }
+            };
+            if flow.is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+        Ok(ControlFlow::Continue(has_move))
+    }
+
     /// One element of `items`.
-    fn item(&self, raw: &RawValue) -> Result<Item, ParseError> {
+    fn item<'r>(&self, raw: &'r RawValue) -> Result<JsonItem<'r>, ParseError> {
         let span = self.span(raw);
-        let item: RawItem<'_> = self.field(raw, "an item")?;
+        let item: RawItem<'r> = self.field(raw, "an item")?;
         if let Some(mv) = item.mv {
             let mv: Move = mv
                 .parse()
                 .map_err(|e| self.error(span.clone(), format!("an item: {e}")))?;
-            return Ok(Item::Move {
+            return Ok(JsonItem::Item(Item::Move {
                 mv,
                 captured: item.captured,
-            });
+            }));
         }
         if let Some(round) = item.round {
             if round < 2 {
@@ -499,7 +598,7 @@ impl Json<'_> {
                     "round markers start at round 2 (round 1 needs no marker)".to_owned(),
                 ));
             }
-            return Ok(Item::Round { round });
+            return Ok(JsonItem::Item(Item::Round { round }));
         }
         if let Some(comment) = item.comment {
             // As MGN reads a comment's line breaks.
@@ -517,11 +616,17 @@ impl Json<'_> {
                         .to_owned(),
                 ));
             }
-            return Ok(Item::Comment { comment });
+            return Ok(JsonItem::Item(Item::Comment { comment }));
+        }
+        if let Some(nag) = item.nag {
+            return Ok(JsonItem::Nag(nag));
+        }
+        if let Some(variation) = item.variation {
+            return Ok(JsonItem::Variation(variation));
         }
         Err(self.error(
             span,
-            "an item is a move {\"move\":\"E\"}, a round marker {\"round\":2} or a comment {\"comment\":\"…\"}"
+            "an item is a move {\"move\":\"E\"}, a round marker {\"round\":2}, a comment {\"comment\":\"…\"}, a NAG {\"nag\":2} or a variation {\"variation\":[…]}"
                 .to_owned(),
         ))
     }

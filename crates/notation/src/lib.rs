@@ -22,6 +22,7 @@
 //! The crate knows the vocabulary of the rules (game ids, options, hole
 //! labels, sides) but not their logic: legality is the rules crate's job.
 
+mod annotation;
 mod error;
 mod json;
 mod parse;
@@ -29,9 +30,13 @@ mod print;
 mod reader;
 mod record;
 
+pub use annotation::{Eval, Nag};
 pub use error::ParseError;
 pub use json::{Form, JsonReader, parse_json_game, visit_json_game};
-pub use parse::{RecordBuilder, TagValue, Visitor, parse_game, parse_setup, visit_game};
+pub use parse::{
+    MAX_VARIATION_DEPTH, RecordBuilder, Skip, TagValue, Visitor, parse_game, parse_setup,
+    visit_game,
+};
 pub use print::{MAX_LINE, format_setup};
 pub use reader::{DEFAULT_MAX_GAME_BYTES, GameText, Locator, Reader};
 pub use record::{GameResult, Item, ParsedGame, Record, Spans, StandardTags, Tag};

@@ -10,6 +10,7 @@ use nom::bytes::complete::take_while1;
 use nom::combinator::verify;
 use nom::{IResult, Parser};
 
+use crate::annotation::Nag;
 use crate::error::ParseError;
 use crate::record::{
     GameResult, Item, ParsedGame, Record, Spans, StandardTags, Tag, special_in_tag_value,
@@ -77,6 +78,11 @@ pub enum TagValue<'a> {
     },
 }
 
+/// Whether a visitor passes over a variation ([`Visitor::begin_variation`]),
+/// as pgn-reader's visitors do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Skip(pub bool);
+
 /// What [`visit_game`] hands over as it reads a game, in the order of the
 /// text (the shape of pgn-reader's visitor). Every method does nothing by
 /// default, so a visitor writes only those it needs. Any method may stop
@@ -96,9 +102,29 @@ pub trait Visitor {
     fn movetext(&mut self, _header: Range<usize>) -> ControlFlow<()> {
         ControlFlow::Continue(())
     }
-    /// A move, round marker or comment of the movetext.
+    /// A move, round marker or comment of the movetext (of the main line,
+    /// or of a variation the visitor entered).
     #[inline(always)]
     fn item(&mut self, _item: Item, _span: Range<usize>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+    /// A NAG (`!`, `$14`; `span` is its suffix or token): it annotates the
+    /// move before it.
+    fn nag(&mut self, _nag: Nag, _span: Range<usize>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+    /// A variation opens (`span`: its `(`): another line in place of the
+    /// last move read, from the position before that move. `Skip(true)`,
+    /// the default, passes over it: nothing inside it is handed over, nor
+    /// its end, so a visitor that knows nothing of variations sees the
+    /// main line alone. `Skip(false)` enters it: its items follow, then
+    /// [`Visitor::end_variation`].
+    fn begin_variation(&mut self, _span: Range<usize>) -> ControlFlow<(), Skip> {
+        ControlFlow::Continue(Skip(true))
+    }
+    /// The variation last entered closes (`span`: its `)`); the line it
+    /// stands in goes on.
+    fn end_variation(&mut self, _span: Range<usize>) -> ControlFlow<()> {
         ControlFlow::Continue(())
     }
     /// The result closing the movetext, once the whole text is known to be
@@ -135,6 +161,17 @@ pub struct RecordBuilder {
     /// text has) is read.
     record: Record,
     spans: Spans,
+    /// The variations open, outermost first.
+    open: Vec<BuiltVariation>,
+}
+
+/// A variation being built: its items so far, where its `(` stands, and
+/// (when it is nested in another) its place in [`Spans::inner`].
+#[derive(Debug)]
+struct BuiltVariation {
+    items: Vec<Item>,
+    start: usize,
+    inner_at: Option<usize>,
 }
 
 impl RecordBuilder {
@@ -145,6 +182,7 @@ impl RecordBuilder {
             text_len: text.len(),
             record: Record::new(GameId::Olowuka),
             spans: Spans::default(),
+            open: Vec::new(),
         }
     }
 
@@ -219,8 +257,56 @@ impl Visitor for RecordBuilder {
 
     #[inline]
     fn item(&mut self, item: Item, span: Range<usize>) -> ControlFlow<()> {
-        self.record.items.push(item);
-        self.spans.items.push(span);
+        match self.open.last_mut() {
+            None => {
+                self.record.items.push(item);
+                self.spans.items.push(span);
+            }
+            Some(variation) => {
+                variation.items.push(item);
+                self.spans.inner.push(span);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn nag(&mut self, nag: Nag, span: Range<usize>) -> ControlFlow<()> {
+        self.item(Item::Nag { nag }, span)
+    }
+
+    fn begin_variation(&mut self, span: Range<usize>) -> ControlFlow<(), Skip> {
+        // A nested variation's span goes before its items: its place is
+        // kept, and filled when it closes.
+        let inner_at = (!self.open.is_empty()).then(|| {
+            self.spans.inner.push(span.clone());
+            self.spans.inner.len() - 1
+        });
+        self.open.push(BuiltVariation {
+            items: Vec::new(),
+            start: span.start,
+            inner_at,
+        });
+        ControlFlow::Continue(Skip(false))
+    }
+
+    fn end_variation(&mut self, span: Range<usize>) -> ControlFlow<()> {
+        let Some(done) = self.open.pop() else {
+            return ControlFlow::Continue(());
+        };
+        let whole = done.start..span.end;
+        let item = Item::Variation {
+            variation: done.items,
+        };
+        match (self.open.last_mut(), done.inner_at) {
+            (Some(outer), Some(at)) => {
+                outer.items.push(item);
+                self.spans.inner[at] = whole;
+            }
+            _ => {
+                self.record.items.push(item);
+                self.spans.items.push(whole);
+            }
+        }
         ControlFlow::Continue(())
     }
 
@@ -308,9 +394,31 @@ struct GameParser<'a> {
     rest: &'a str,
 }
 
-/// A byte that ends a token: whitespace or a comment's brace.
+/// A byte that ends a token: whitespace, a comment's brace or a
+/// variation's parenthesis.
 fn ends_token(b: u8) -> bool {
-    b.is_ascii_whitespace() || b == b'{'
+    b.is_ascii_whitespace() || matches!(b, b'{' | b'(' | b')')
+}
+
+/// How deep variations may nest: deep enough for any analysis, shallow
+/// enough that every consumer of a record (printing, JSON, dropping it)
+/// may walk it by recursion, and that its JSON form reads back (serde_json
+/// refuses objects nested over 128 deep; a variation takes two).
+pub const MAX_VARIATION_DEPTH: usize = 50;
+
+/// A variation whose `)` has not come yet: where its `(` stands.
+struct OpenVariation {
+    at: usize,
+}
+
+impl OpenVariation {
+    /// The error of a variation that the result, or the end, leaves open.
+    fn unterminated(&self) -> ParseError {
+        ParseError::new(
+            self.at..self.at + 1,
+            "unterminated variation (missing `)` before the result)",
+        )
+    }
 }
 
 /// Whether a token may end where `rest` starts: at a byte that ends
@@ -385,11 +493,12 @@ fn digits(i: &str) -> PResult<'_, &str> {
 type Count = Option<Result<u32, Range<usize>>>;
 
 /// A move at `at`: `E`, `e`, `E:ccw` or `E:cw`, each optionally followed by
-/// `+N`, and then a token boundary. Returns where it ends, the move, and
-/// `N`. Moves are most of any movetext, so this one reads bytes with no
-/// `&str` in between.
+/// `+N`, then optionally by a NAG's suffix form (`!`, `?!`, …), and then a
+/// token boundary. Returns where the move ends (before the suffix), the
+/// move, `N` and the NAG. Moves are most of any movetext, so this one
+/// reads bytes with no `&str` in between.
 #[inline(always)]
-fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, Move, Count)> {
+fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, Move, Count, Option<Nag>)> {
     let hole = Hole::from_label(char::from(*bytes.get(at)?))?;
     let (dir, mut end) = match &bytes[at + 1..] {
         [b':', b'c', b'c', b'w', ..] => (Some(Dir::Ccw), at + 5),
@@ -405,7 +514,16 @@ fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, Move, Count)> {
             end += 1 + len;
         }
     }
-    at_boundary(&bytes[end..]).then_some((end, Move { hole, dir }, count))
+    let suffix = Nag::suffix_len(&bytes[end..]);
+    if !at_boundary(&bytes[end + suffix..]) {
+        return None;
+    }
+    // The suffix is ASCII `!` and `?`: one of the six forms.
+    let nag = (suffix > 0)
+        .then(|| std::str::from_utf8(&bytes[end..end + suffix]).ok())
+        .flatten()
+        .and_then(Nag::from_suffix);
+    Some((end, Move { hole, dir }, count, nag))
 }
 
 /// A move number at `at` (`12.` or `12...`): where it ends.
@@ -652,6 +770,23 @@ impl<'a> GameParser<'a> {
         visitor: &mut V,
     ) -> Result<ControlFlow<(), (GameResult, Range<usize>)>, ParseError> {
         let bytes = self.full.as_bytes();
+        // The variations open around the current line, outermost first.
+        let mut open: Vec<OpenVariation> = Vec::new();
+        // Where the visitor stopped following: from that variation on
+        // (an index in `open`), nothing is handed over.
+        let mut skipped_from: Option<usize> = None;
+        // The current line: whether a NAG or a variation may come (a move
+        // stands before, with only NAGs, comments and variations since),
+        // and whether it has a move at all.
+        let mut after_move = false;
+        let mut has_move = false;
+        macro_rules! hand_over {
+            ($call:expr) => {
+                if skipped_from.is_none() && $call.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+            };
+        }
         loop {
             // Moves and move numbers first, as long as they come.
             let mut at = self.pos();
@@ -668,7 +803,7 @@ impl<'a> GameParser<'a> {
                     // `R` and a digit: a round marker.
                     Some(b'R') if bytes.get(at + 1).is_some_and(u8::is_ascii_digit) => break,
                     Some(_) => match lex_move(bytes, at) {
-                        Some((end, mv, count)) => {
+                        Some((end, mv, count, suffix)) => {
                             let captured = match count {
                                 Some(Ok(n)) => Some(n),
                                 // Too large: the error says so.
@@ -679,13 +814,15 @@ impl<'a> GameParser<'a> {
                                 )?),
                                 None => None,
                             };
-                            if visitor
-                                .item(Item::Move { mv, captured }, at..end)
-                                .is_break()
-                            {
-                                return Ok(ControlFlow::Break(()));
-                            }
+                            hand_over!(visitor.item(Item::Move { mv, captured }, at..end));
+                            after_move = true;
+                            has_move = true;
                             at = end;
+                            if let Some(nag) = suffix {
+                                let len = nag.suffix().map_or(0, str::len);
+                                hand_over!(visitor.nag(nag, at..at + len));
+                                at += len;
+                            }
                         }
                         None => break,
                     },
@@ -695,6 +832,9 @@ impl<'a> GameParser<'a> {
             self.rest = &self.full[at..];
             let start = self.pos();
             let Some(&first) = self.rest.as_bytes().first() else {
+                if let Some(variation) = open.last() {
+                    return Err(variation.unterminated());
+                }
                 // Point just after the game's last token, not at the next line.
                 let end = self
                     .full
@@ -721,21 +861,23 @@ impl<'a> GameParser<'a> {
                             "a line inside a comment cannot begin with `[`: read back, it would start a new game",
                         ));
                     }
-                    // Line breaks inside a comment are kept as LF, whatever
-                    // the file used: printing writes LF only.
-                    let comment = self.rest[1..close]
-                        .replace("\r\n", "\n")
-                        .replace('\r', "\n");
-                    if visitor
-                        .item(Item::Comment { comment }, start..start + close + 1)
-                        .is_break()
-                    {
-                        return Ok(ControlFlow::Break(()));
+                    if skipped_from.is_none() {
+                        // Line breaks inside a comment are kept as LF, whatever
+                        // the file used: printing writes LF only.
+                        let comment = self.rest[1..close]
+                            .replace("\r\n", "\n")
+                            .replace('\r', "\n");
+                        hand_over!(
+                            visitor.item(Item::Comment { comment }, start..start + close + 1)
+                        );
                     }
                     self.rest = &self.rest[close + 1..];
                     continue;
                 }
                 b'*' => {
+                    if let Some(variation) = open.last() {
+                        return Err(variation.unterminated());
+                    }
                     self.rest = &self.rest[1..];
                     return self.finish(GameResult::Unfinished, start..start + 1);
                 }
@@ -745,6 +887,67 @@ impl<'a> GameParser<'a> {
                         "a tag must start its own line, before the movetext",
                     ));
                 }
+                b'(' => {
+                    if !after_move {
+                        return Err(ParseError::new(
+                            start..start + 1,
+                            "a variation must follow a move: it is another line in place of that move",
+                        ));
+                    }
+                    if open.len() == MAX_VARIATION_DEPTH {
+                        return Err(ParseError::new(
+                            start..start + 1,
+                            format!("variations nest at most {MAX_VARIATION_DEPTH} deep"),
+                        ));
+                    }
+                    if skipped_from.is_none() {
+                        match visitor.begin_variation(start..start + 1) {
+                            ControlFlow::Break(()) => return Ok(ControlFlow::Break(())),
+                            ControlFlow::Continue(Skip(true)) => skipped_from = Some(open.len()),
+                            ControlFlow::Continue(Skip(false)) => {}
+                        }
+                    }
+                    open.push(OpenVariation { at: start });
+                    after_move = false;
+                    has_move = false;
+                    self.rest = &self.rest[1..];
+                    continue;
+                }
+                b')' => {
+                    let Some(variation) = open.pop() else {
+                        return Err(ParseError::new(start..start + 1, "`)` closes no variation"));
+                    };
+                    if !has_move {
+                        return Err(ParseError::new(
+                            variation.at..start + 1,
+                            "an empty variation: a variation holds at least one move",
+                        ));
+                    }
+                    if skipped_from == Some(open.len()) {
+                        skipped_from = None;
+                    } else {
+                        hand_over!(visitor.end_variation(start..start + 1));
+                    }
+                    // The line it stands in goes on after the move it follows.
+                    after_move = true;
+                    self.rest = &self.rest[1..];
+                    continue;
+                }
+                b'$' | b'!' | b'?' => {
+                    let span = self.token_span();
+                    let nag = self.full[span.clone()]
+                        .parse::<Nag>()
+                        .map_err(|e| ParseError::new(span.clone(), e))?;
+                    if !after_move {
+                        return Err(ParseError::new(
+                            span,
+                            "a NAG must follow a move (it annotates the move before it)",
+                        ));
+                    }
+                    hand_over!(visitor.nag(nag, span.clone()));
+                    self.rest = &self.full[span.end..];
+                    continue;
+                }
                 _ => {}
             }
             // Other tokens, each tried only where its first character fits.
@@ -753,6 +956,9 @@ impl<'a> GameParser<'a> {
                 && let Ok((rest, (south, north))) = score(self.rest)
                 && at_boundary(rest.as_bytes())
             {
+                if let Some(variation) = open.last() {
+                    return Err(variation.unterminated());
+                }
                 let s = digits_u32(south, "score", start..start + south.len())?;
                 let n_at = self.pos_of(rest) - north.len();
                 let n = digits_u32(north, "score", n_at..n_at + north.len())?;
@@ -771,12 +977,8 @@ impl<'a> GameParser<'a> {
                         "round markers start at R2 (round 1 needs no marker)",
                     ));
                 }
-                if visitor
-                    .item(Item::Round { round }, start..self.pos_of(rest))
-                    .is_break()
-                {
-                    return Ok(ControlFlow::Break(()));
-                }
+                hand_over!(visitor.item(Item::Round { round }, start..self.pos_of(rest)));
+                after_move = false;
                 self.rest = rest;
                 continue;
             }
@@ -786,7 +988,7 @@ impl<'a> GameParser<'a> {
                 && label.len() == 1
                 && label.chars().all(|c| c.is_ascii_alphabetic())
             {
-                let dir = dir.split('+').next().unwrap_or("");
+                let dir = dir.split(['+', '!', '?']).next().unwrap_or("");
                 let message = if dir.is_empty() {
                     format!(
                         "missing direction after `{label}:` (expected {label}:ccw or {label}:cw)"

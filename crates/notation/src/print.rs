@@ -98,18 +98,8 @@ impl fmt::Display for Record {
             line: String::with_capacity(2 * MAX_LINE),
             column: 0,
         };
-        let mut token = String::new();
-        let mut number = 1u32;
-        let mut fresh = true;
-        for item in &self.items {
-            if matches!(item, Item::Comment { .. }) {
-                token.clear();
-                write_item(&mut token, item, &mut number, &mut fresh);
-                line.text(&token)?;
-            } else {
-                line.ascii(|out| write_item(out, item, &mut number, &mut fresh))?;
-            }
-        }
+        let (mut number, mut fresh) = (1u32, true);
+        write_line(&mut line, &self.items, &mut number, &mut fresh)?;
         line.ascii(|out| {
             let _ = write!(out, "{}", self.result);
         })?;
@@ -132,6 +122,59 @@ fn push_number(out: &mut String, n: u32) {
         push_number(out, n / 10);
         out.push(digit(n));
     }
+}
+
+/// Lays out the items of one line, the main line or a variation, from
+/// move number `number` (`fresh`: a North move there gets its number). A
+/// NAG from `$1` to `$6` right after a move is written as the move's
+/// suffix (`D!`, `e?!`); any other NAG as a token of its own (`$14`). A
+/// variation is `(` and `)` around its line, each a token (python-chess
+/// writes PGN so): its line starts from the number of the move it
+/// replaces, and the move after it gets its number again.
+fn write_line(
+    line: &mut LineWriter<'_, '_>,
+    items: &[Item],
+    number: &mut u32,
+    fresh: &mut bool,
+) -> fmt::Result {
+    let mut token = String::new();
+    // Where the last move of this line was numbered from.
+    let mut before_last = *number;
+    let mut items = items.iter().peekable();
+    while let Some(item) = items.next() {
+        match item {
+            Item::Comment { .. } => {
+                token.clear();
+                write_item(&mut token, item, number, fresh);
+                line.text(&token)?;
+            }
+            Item::Variation { variation } => {
+                line.ascii(|out| out.push('('))?;
+                let (mut inner_number, mut inner_fresh) = (before_last, true);
+                write_line(line, variation, &mut inner_number, &mut inner_fresh)?;
+                line.ascii(|out| out.push(')'))?;
+                *fresh = true;
+            }
+            Item::Move { .. } => {
+                before_last = *number;
+                let suffix = match items.peek() {
+                    Some(Item::Nag { nag }) => nag.suffix(),
+                    _ => None,
+                };
+                line.ascii(|out| {
+                    write_item(out, item, number, fresh);
+                    out.push_str(suffix.unwrap_or(""));
+                })?;
+                if suffix.is_some() {
+                    items.next();
+                }
+            }
+            Item::Round { .. } | Item::Nag { .. } => {
+                line.ascii(|out| write_item(out, item, number, fresh))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Appends the token of one movetext item, with its move number: `N.`
@@ -176,6 +219,11 @@ fn write_item(out: &mut String, item: &Item, number: &mut u32, fresh: &mut bool)
             out.push('}');
             *fresh = true;
         }
+        Item::Nag { nag } => {
+            let _ = write!(out, "{nag}");
+        }
+        // Laid out by `write_line`, around its items.
+        Item::Variation { .. } => {}
     }
 }
 

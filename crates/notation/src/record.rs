@@ -6,6 +6,7 @@ use std::fmt;
 use std::ops::Range;
 use std::str::FromStr;
 
+use crate::annotation::Nag;
 use mancala_rules::{EndReason, GameId, Move, Options, Setup};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -55,11 +56,36 @@ impl Record {
         }
     }
 
-    /// The moves, without markers and comments.
+    /// The moves of the main line, without markers, comments, NAGs and
+    /// variations.
     pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
         self.items.iter().filter_map(|item| match item {
             Item::Move { mv, .. } => Some(*mv),
             _ => None,
+        })
+    }
+
+    /// Every item, those inside variations too, in the order of the text,
+    /// with how deep in variations each stands (0: the main line). A
+    /// variation comes before its items. Spans line up: the items at
+    /// depth 0 with [`Spans::items`], the others with [`Spans::inner`].
+    pub fn walk(&self) -> impl Iterator<Item = (usize, &Item)> + '_ {
+        let mut stack = vec![self.items.iter()];
+        std::iter::from_fn(move || {
+            loop {
+                let depth = stack.len().checked_sub(1)?;
+                match stack.last_mut()?.next() {
+                    Some(item) => {
+                        if let Item::Variation { variation } = item {
+                            stack.push(variation.iter());
+                        }
+                        return Some((depth, item));
+                    }
+                    None => {
+                        stack.pop();
+                    }
+                }
+            }
         })
     }
 
@@ -205,6 +231,13 @@ pub enum Item {
     Round { round: u32 },
     /// `{…}`: text kept as written, without the braces.
     Comment { comment: String },
+    /// A NAG (`!`, `?`, `$14`): an annotation of the move before it.
+    Nag { nag: Nag },
+    /// `( … )`: another line, branching from the position before the move
+    /// it follows (the last move before it in the same line). Its items
+    /// are those of a movetext: moves with their NAGs and comments, round
+    /// markers, variations of its own.
+    Variation { variation: Vec<Item> },
 }
 
 /// How the record says the game ended.
@@ -283,8 +316,13 @@ pub struct Spans {
     pub options: Option<Range<usize>>,
     /// The value of the `SetUp` tag (inside the quotes).
     pub setup: Option<Range<usize>>,
-    /// One span per item of [`Record::items`].
+    /// One span per item of [`Record::items`] (a variation's from its `(`
+    /// to its `)`).
     pub items: Vec<Range<usize>>,
+    /// One span per item inside variations, in the order of the text: a
+    /// variation's items follow its own span (nested variations included),
+    /// as [`Record::walk`] visits them.
+    pub inner: Vec<Range<usize>>,
     /// The result token closing the movetext.
     pub result: Range<usize>,
 }

@@ -4,7 +4,7 @@
 //! a panic.
 
 use mancala_notation::{
-    GameResult, Item, JsonReader, Record, StandardTags, Tag, parse_game, parse_json_game,
+    GameResult, Item, JsonReader, Nag, Record, StandardTags, Tag, parse_game, parse_json_game,
 };
 use mancala_rules::{Dir, EndReason, GameId, Hole, Move, Opt, Options, Setup, Side};
 use proptest::prelude::*;
@@ -69,7 +69,16 @@ fn setup() -> impl Strategy<Value = Setup> {
         )
 }
 
-fn item() -> impl Strategy<Value = Item> {
+/// One piece of a movetext as drawn: an item of a line, or the start or end
+/// of a variation. [`movetext`] makes a well-formed movetext of a list.
+#[derive(Clone, Debug)]
+enum Piece {
+    Item(Item),
+    Open,
+    Close,
+}
+
+fn piece() -> impl Strategy<Value = Piece> {
     let mv = (
         prop::char::range('A', 'Z').prop_union(prop::char::range('a', 'z')),
         prop::option::of(prop::sample::select(vec![Dir::Ccw, Dir::Cw])),
@@ -83,14 +92,65 @@ fn item() -> impl Strategy<Value = Item> {
             captured,
         });
     prop_oneof![
-        8 => mv,
-        1 => (2u32..20).prop_map(|round| Item::Round { round }),
+        16 => mv.prop_map(Piece::Item),
+        2 => (2u32..20).prop_map(|round| Piece::Item(Item::Round { round })),
         // Comments hold anything but `}` and CR (read as a line break); a
         // line inside one must not begin with `[`.
-        1 => "[^}\\[\r]{0,40}".prop_map(|comment| Item::Comment { comment }),
+        2 => "[^}\\[\r]{0,40}".prop_map(|comment| Piece::Item(Item::Comment { comment })),
+        // The suffix forms and some others, 0 and 255 included.
+        3 => prop_oneof![1u8..=6, Just(0), 7u8..=255].prop_map(|nag| Piece::Item(Item::Nag { nag: Nag(nag) })),
+        1 => Just(Piece::Open),
+        1 => Just(Piece::Close),
     ]
 }
 
+/// The movetext the pieces make once what MGN cannot say is mended: a NAG
+/// or a variation where no move stands before it is dropped, an empty
+/// variation gets a move, and variations left open are closed.
+fn movetext(pieces: Vec<Piece>) -> Vec<Item> {
+    // Each open line: its items, whether a move stands before (with only
+    // NAGs, comments and variations since), whether it has a move.
+    let mut lines: Vec<(Vec<Item>, bool, bool)> = vec![(Vec::new(), false, false)];
+    let filler = Item::Move {
+        mv: Move {
+            hole: Hole::from_label('A').unwrap(),
+            dir: None,
+        },
+        captured: None,
+    };
+    let close = |lines: &mut Vec<(Vec<Item>, bool, bool)>| {
+        let (mut items, _, has_move) = lines.pop().unwrap();
+        if !has_move {
+            items.push(filler.clone());
+        }
+        let outer = lines.last_mut().unwrap();
+        outer.0.push(Item::Variation { variation: items });
+        outer.1 = true;
+    };
+    for piece in pieces {
+        let depth = lines.len() - 1;
+        let (items, after_move, has_move) = lines.last_mut().unwrap();
+        match piece {
+            Piece::Item(item @ Item::Move { .. }) => {
+                items.push(item);
+                (*after_move, *has_move) = (true, true);
+            }
+            Piece::Item(item @ Item::Round { .. }) => {
+                items.push(item);
+                *after_move = false;
+            }
+            Piece::Item(item @ Item::Nag { .. }) if *after_move => items.push(item),
+            Piece::Item(item @ Item::Comment { .. }) => items.push(item),
+            Piece::Open if *after_move && depth < 4 => lines.push((Vec::new(), false, false)),
+            Piece::Close if depth > 0 => close(&mut lines),
+            _ => {}
+        }
+    }
+    while lines.len() > 1 {
+        close(&mut lines);
+    }
+    lines.pop().unwrap().0
+}
 fn record() -> impl Strategy<Value = Record> {
     let tags = prop::collection::vec(prop::option::of(value()), 6).prop_map(|v| StandardTags {
         event: v[0].clone(),
@@ -116,7 +176,7 @@ fn record() -> impl Strategy<Value = Record> {
         tags,
         extra,
         prop::option::of(setup()),
-        prop::collection::vec(item(), 0..60),
+        prop::collection::vec(piece(), 0..80).prop_map(movetext),
         result,
         termination,
     )

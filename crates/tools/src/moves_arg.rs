@@ -32,7 +32,8 @@ pub fn text(moves: &str) -> GameText {
     }
 }
 
-/// Reads `--moves`: moves, move numbers and comments, without a result.
+/// Reads `--moves`: moves, move numbers and comments, without a result;
+/// NAGs and variations of a pasted record are read and passed over.
 pub fn parse(moves: &str) -> Result<Vec<MoveArg>, ParseError> {
     parse_as(moves, NAME)
 }
@@ -71,7 +72,8 @@ fn parse_as(moves: &str, what: &str) -> Result<Vec<MoveArg>, ParseError> {
                 captured: *captured,
                 span: shift(span),
             }),
-            Item::Comment { .. } => {}
+            // Annotations of a pasted record: the main line is what is played.
+            Item::Comment { .. } | Item::Nag { .. } | Item::Variation { .. } => {}
             Item::Round { .. } => {
                 return Err(ParseError {
                     span: shift(span),
@@ -145,6 +147,11 @@ mod tests {
     #[test]
     fn record_movetext_can_be_pasted() {
         let moves = parse("1. E:ccw+6 d 2.A {a note} b+2").unwrap();
+        let annotated = parse("1. E:ccw+6! d (1... c $14) 2.A {a note} b+2??").unwrap();
+        assert_eq!(
+            annotated.iter().map(|m| m.mv).collect::<Vec<_>>(),
+            moves.iter().map(|m| m.mv).collect::<Vec<_>>()
+        );
         let labels: Vec<String> = moves.iter().map(|m| m.mv.to_string()).collect();
         assert_eq!(labels, ["E:ccw", "d", "A", "b"]);
         assert_eq!(moves[0].captured, Some(6));

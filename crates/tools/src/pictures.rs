@@ -147,7 +147,8 @@ pub fn game_facts(source: String, record: Option<&Record>, start_ply: usize) -> 
         match item {
             Item::Move { .. } => plies += 1,
             Item::Comment { comment } => facts.comments.push((plies, comment.trim().to_owned())),
-            Item::Round { .. } => {}
+            // The page follows the main line.
+            Item::Round { .. } | Item::Nag { .. } | Item::Variation { .. } => {}
         }
     }
     facts
