@@ -8,8 +8,8 @@
 use std::ops::{ControlFlow, Range};
 
 use mancala_notation::{
-    Form, GameResult, GameText, Item, ParsedGame, RecordBuilder, StandardTags, Tag, TagValue,
-    Visitor,
+    Eval, Form, GameResult, GameText, Item, Nag, ParsedGame, RecordBuilder, Skip, StandardTags,
+    Tag, TagValue, Visitor,
 };
 use mancala_rules::{
     EndReason, Game, GameId, Move, Options, OptionsError, Outcome, PlayError, PlayReport, Position,
@@ -37,6 +37,8 @@ pub enum ProblemKind {
     Result,
     /// The `Termination` tag says otherwise than the game.
     Termination,
+    /// A comment's `[%eval …]` command is malformed.
+    Eval,
 }
 
 /// One thing wrong with a record, located in its text.
@@ -346,6 +348,11 @@ fn run<R: Visitor>(
 ) -> Checked {
     let mut check = Check::new(visitor, lap_budget, on_ply);
     check.source = Some((form, source));
+    // Only a text with variations needs the game before each move.
+    check.keep_before = match form {
+        Form::Mgn => source.contains('('),
+        Form::Json => source.contains("\"variation\""),
+    };
     match form.visit(source, &mut check) {
         Ok(_) => check.finish(built),
         Err(e) => Checked::syntax(e),
@@ -375,9 +382,36 @@ pub fn check_parsed(
         .termination
         .map(|reason| (reason, spans.tag("Termination")));
     let _ = check.movetext(spans.header.clone());
-    for (index, item) in record.items.iter().enumerate() {
-        let span = spans.items.get(index).cloned().unwrap_or(0..0);
-        let _ = check.item(item.clone(), span);
+    check.keep_before = record
+        .items
+        .iter()
+        .any(|item| matches!(item, Item::Variation { .. }));
+    let (mut outer, mut inner) = (spans.items.iter(), spans.inner.iter());
+    // The spans of the variations open, to close them where the walk
+    // comes out of them.
+    let mut open: Vec<Range<usize>> = Vec::new();
+    for (depth, item) in record.walk() {
+        while open.len() > depth {
+            let end = open.pop().map_or(0, |span| span.end);
+            let _ = check.end_variation(end.saturating_sub(1)..end);
+        }
+        let spans = if depth == 0 { &mut outer } else { &mut inner };
+        let span = spans.next().cloned().unwrap_or(0..0);
+        match item {
+            Item::Variation { .. } => {
+                open.push(span.clone());
+                let _ = check.begin_variation(span.start..span.start + 1);
+            }
+            Item::Nag { nag } => {
+                let _ = check.nag(*nag, span);
+            }
+            item => {
+                let _ = check.item(item.clone(), span);
+            }
+        }
+    }
+    while let Some(span) = open.pop() {
+        let _ = check.end_variation(span.end.saturating_sub(1)..span.end);
     }
     check.result(record.result, spans.result.clone());
     check.finish(|_| (Some(parsed), None))
@@ -494,6 +528,41 @@ struct Check<'s, 'p, R> {
     /// Rounds begun whose markers the record still owes, in order.
     markers_due: Vec<u32>,
     problems: Vec<Problem>,
+    /// Whether the record has variations, so that the game before each
+    /// move is kept in `before_last`.
+    keep_before: bool,
+    /// The line being read as it stood before its last move: a variation
+    /// after that move starts from it. `None` where no move was played
+    /// (none yet, or the replay stopped before it).
+    before_last: Option<Before>,
+    /// The lines the variations being read branch from, outermost first.
+    branches: Vec<Branch>,
+    /// From this depth of variations on, `record` is not fed: it passed
+    /// over the variation there.
+    record_skipped_from: Option<usize>,
+}
+
+/// A line as it stood before a move.
+#[derive(Clone, Debug)]
+struct Before {
+    game: Game,
+    plies: usize,
+    markers_due: Vec<u32>,
+}
+
+/// What [`Check`] was reading when a variation began, taken up again at
+/// its end.
+#[derive(Debug)]
+struct Branch {
+    /// The variation's `(`.
+    at: Range<usize>,
+    game: Option<Game>,
+    before_last: Option<Before>,
+    plies: usize,
+    markers_due: Vec<u32>,
+    round_ends: usize,
+    stopped: bool,
+    fast: bool,
 }
 
 impl<'p, R: Visitor> Check<'_, 'p, R> {
@@ -525,6 +594,49 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
             round_ends: Vec::new(),
             markers_due: Vec::new(),
             problems: Vec::new(),
+            keep_before: false,
+            before_last: None,
+            branches: Vec::new(),
+            record_skipped_from: None,
+        }
+    }
+
+    /// Keeps the line as it stands before a move is played, when the
+    /// record has variations.
+    fn keep(&mut self) {
+        if let (true, Some(game)) = (self.keep_before, &self.game) {
+            self.before_last = Some(Before {
+                game: game.clone(),
+                plies: self.plies,
+                markers_due: self.markers_due.clone(),
+            });
+        }
+    }
+
+    /// Whether `record` is fed what is read (it has not passed over the
+    /// variation being read).
+    fn feeds_record(&self) -> bool {
+        self.record_skipped_from.is_none()
+    }
+
+    /// A comment's `[%eval …]` command, checked: `span` is the comment's
+    /// in the text. In an MGN text the command is found in the text itself,
+    /// so that a CR before it counts; in JSON (escapes) or a record given
+    /// as values, the problem points at the whole comment.
+    fn check_eval(&mut self, comment: &str, span: &Range<usize>) {
+        let raw = match self.source {
+            Some((Form::Mgn, source)) => source.get(span.start + 1..span.end.saturating_sub(1)),
+            _ => None,
+        };
+        let found = Eval::find(raw.unwrap_or(comment));
+        if let Some(Err(e)) = found {
+            let at = span.start + 1;
+            let span = match raw {
+                Some(_) => at + e.span.start..at + e.span.end,
+                None => span.clone(),
+            };
+            self.problems
+                .push(problem(span, ProblemKind::Eval, e.message));
         }
     }
 
@@ -550,8 +662,18 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
     }
 
     fn stop(&mut self, span: Range<usize>, kind: ProblemKind, message: String) {
+        let message = self.in_line(message);
         self.problems.push(problem(span, kind, message));
         self.stopped = true;
+    }
+
+    /// `message` about the line being read: inside a variation it says so.
+    fn in_line(&self, message: String) -> String {
+        if self.branches.is_empty() {
+            message
+        } else {
+            format!("in a variation, {message}")
+        }
     }
 
     /// Settles what the fast lane left open, noting the rounds that ended:
@@ -568,7 +690,14 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
                 true
             }
             Err(e) => {
-                if self.plies > 0 {
+                if let Some(branch) = self.branches.last() {
+                    // Only the start of a variation can be left open here
+                    // (its moves are played by the full rules).
+                    let message =
+                        format!("the position this variation branches from is undecided: {e}");
+                    self.game = None;
+                    self.stop(branch.at.clone(), ProblemKind::Move, message);
+                } else if self.plies > 0 {
                     self.refuse_last(&e);
                 } else {
                     // Point at the set-up, or else at the start of the
@@ -632,11 +761,9 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
         gained: u32,
         span: Range<usize>,
     ) {
-        self.problems.push(problem(
-            span,
-            ProblemKind::Annotation,
-            misannotation(mv, claimed, mover, gained),
-        ));
+        let message = self.in_line(misannotation(mv, claimed, mover, gained));
+        self.problems
+            .push(problem(span, ProblemKind::Annotation, message));
     }
 
     /// Any item the fast lane does not take.
@@ -644,7 +771,14 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
     #[inline(never)]
     fn slow_item(&mut self, item: Item, span: Range<usize>) -> ControlFlow<()> {
         self.first_item.get_or_insert(span.start);
+        if let Item::Comment { comment } = &item {
+            self.check_eval(comment, &span);
+        }
         let item = if self.stopped || self.game.is_none() {
+            if matches!(item, Item::Move { .. }) {
+                // A variation after this move cannot be replayed either.
+                self.before_last = None;
+            }
             item
         } else {
             self.replay(item, span.clone())
@@ -653,7 +787,11 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
             && self.game.is_some()
             && self.markers_due.is_empty()
             && self.on_ply.is_none()
-            && self.source.is_some();
+            && self.source.is_some()
+            && self.branches.is_empty();
+        if !self.feeds_record() {
+            return ControlFlow::Continue(());
+        }
         self.record.item(item, span)
     }
 
@@ -661,7 +799,7 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
     /// record keeps it.
     fn replay(&mut self, item: Item, span: Range<usize>) -> Item {
         let (mv, captured) = match item {
-            Item::Comment { .. } => return item,
+            Item::Comment { .. } | Item::Nag { .. } | Item::Variation { .. } => return item,
             Item::Round { round } => {
                 if self.settle() {
                     self.round_marker(round, span);
@@ -670,9 +808,11 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
             }
             Item::Move { mv, captured } => (mv, captured),
         };
+        self.before_last = None;
         if !self.settle() {
             return item;
         }
+        self.keep();
         let (Some(game), Some(rules)) = (&mut self.game, self.rules) else {
             return item;
         };
@@ -712,7 +852,10 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
         }
         self.markers_due.extend(rounds_begun(&report));
         self.round_ends.extend(report.round_ends.iter().copied());
-        if let (Some(on_ply), Some(game)) = (&mut self.on_ply, &self.game) {
+        // Observers follow the main line.
+        if let (Some(on_ply), Some(game), true) =
+            (&mut self.on_ply, &self.game, self.branches.is_empty())
+        {
             on_ply(&Ply {
                 number: self.plies,
                 mv: canonical,
@@ -843,6 +986,13 @@ impl<R: Visitor> Visitor for Check<'_, '_, R> {
                 Some(_) => game.position().canonical_move(mv),
                 None => mv,
             };
+            if self.keep_before {
+                self.before_last = Some(Before {
+                    game: game.clone(),
+                    plies: self.plies,
+                    markers_due: Vec::new(),
+                });
+            }
             if let Some(gained) = game.play_unsettled(mv) {
                 self.plies += 1;
                 if let Some(claimed) = captured {
@@ -860,6 +1010,69 @@ impl<R: Visitor> Visitor for Check<'_, '_, R> {
             }
         }
         self.slow_item(item, span)
+    }
+
+    fn nag(&mut self, nag: Nag, span: Range<usize>) -> ControlFlow<()> {
+        if self.feeds_record() {
+            return self.record.nag(nag, span);
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Every variation is read, and replayed from the position before the
+    /// move it follows; the line it stands in is taken up again after it.
+    fn begin_variation(&mut self, span: Range<usize>) -> ControlFlow<(), Skip> {
+        if self.feeds_record() {
+            let Skip(skipped) = self.record.begin_variation(span.clone())?;
+            if skipped {
+                self.record_skipped_from = Some(self.branches.len());
+            }
+        }
+        let from = self.before_last.clone();
+        let branch = Branch {
+            at: span,
+            game: self.game.take(),
+            before_last: self.before_last.take(),
+            plies: self.plies,
+            markers_due: std::mem::take(&mut self.markers_due),
+            round_ends: self.round_ends.len(),
+            stopped: self.stopped,
+            fast: self.fast,
+        };
+        self.branches.push(branch);
+        self.fast = false;
+        match from {
+            Some(before) => {
+                self.game = Some(before.game);
+                self.plies = before.plies;
+                self.markers_due = before.markers_due;
+                self.stopped = false;
+            }
+            // The move it follows was not replayed: nor is the variation.
+            None => self.stopped = true,
+        }
+        ControlFlow::Continue(Skip(false))
+    }
+
+    fn end_variation(&mut self, span: Range<usize>) -> ControlFlow<()> {
+        let Some(branch) = self.branches.pop() else {
+            return ControlFlow::Continue(());
+        };
+        self.game = branch.game;
+        self.before_last = branch.before_last;
+        self.plies = branch.plies;
+        self.markers_due = branch.markers_due;
+        self.round_ends.truncate(branch.round_ends);
+        self.stopped = branch.stopped;
+        self.fast = branch.fast;
+        match self.record_skipped_from {
+            Some(depth) if depth == self.branches.len() => {
+                self.record_skipped_from = None;
+                ControlFlow::Continue(())
+            }
+            Some(_) => ControlFlow::Continue(()),
+            None => self.record.end_variation(span),
+        }
     }
 
     fn result(&mut self, result: GameResult, span: Range<usize>) {
@@ -896,6 +1109,7 @@ mod tests {
             ProblemKind::Round,
             ProblemKind::Result,
             ProblemKind::Termination,
+            ProblemKind::Eval,
         ];
         let written: Vec<String> = kinds
             .iter()
@@ -911,7 +1125,8 @@ mod tests {
                 "\"annotation\"",
                 "\"round\"",
                 "\"result\"",
-                "\"termination\""
+                "\"termination\"",
+                "\"eval\""
             ]
         );
     }

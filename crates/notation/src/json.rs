@@ -13,11 +13,9 @@ use mancala_rules::{EndReason, GameId, Move, Options, Setup, shorten};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::error::ParseError;
 use crate::annotation::Nag;
-use crate::parse::{
-    MAX_VARIATION_DEPTH, Skip, TagValue, Visitor, tag_line_in_comment, visit_game,
-};
+use crate::error::ParseError;
+use crate::parse::{MAX_VARIATION_DEPTH, Skip, TagValue, Visitor, tag_line_in_comment, visit_game};
 use crate::reader::{DEFAULT_MAX_GAME_BYTES, GameText};
 use crate::record::{GameResult, Item, Record, StandardTags, is_tag_name};
 
