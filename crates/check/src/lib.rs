@@ -12,8 +12,8 @@ use mancala_notation::{
     Tag, TagValue, Visitor,
 };
 use mancala_rules::{
-    EndReason, Game, GameId, Move, Options, OptionsError, Outcome, PlayError, PlayReport, Position,
-    RoundEnd, Rules, Setup, SetupError, Side,
+    EndReason, Game, GameId, Move, Opt, Options, OptionsError, Outcome, PlayError, PlayReport,
+    Position, RoundEnd, Rules, Setup, SetupError, Side,
 };
 use serde::Serialize;
 
@@ -550,6 +550,34 @@ struct Before {
     markers_due: Vec<u32>,
 }
 
+/// Whether a variation opens after a move, `after` being the text that
+/// follows the move's token: only NAGs and comments may stand between.
+/// Each stretch of text between two moves is scanned once.
+fn variation_follows(after: &[u8]) -> bool {
+    let mut at = 0;
+    loop {
+        while after.get(at).is_some_and(u8::is_ascii_whitespace) {
+            at += 1;
+        }
+        match after.get(at) {
+            Some(b'(') => return true,
+            Some(b'{') => match after[at..].iter().position(|&b| b == b'}') {
+                Some(close) => at += close + 1,
+                None => return false,
+            },
+            Some(b'$' | b'!' | b'?') => {
+                while after
+                    .get(at)
+                    .is_some_and(|&b| !b.is_ascii_whitespace() && !matches!(b, b'{' | b'(' | b')'))
+                {
+                    at += 1;
+                }
+            }
+            _ => return false,
+        }
+    }
+}
+
 /// What [`Check`] was reading when a variation began, taken up again at
 /// its end.
 #[derive(Debug)]
@@ -601,16 +629,33 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
         }
     }
 
-    /// Keeps the line as it stands before a move is played, when the
-    /// record has variations.
-    fn keep(&mut self) {
-        if let (true, Some(game)) = (self.keep_before, &self.game) {
-            self.before_last = Some(Before {
-                game: game.clone(),
-                plies: self.plies,
-                markers_due: self.markers_due.clone(),
-            });
+    /// Keeps the line as it stands before a move is played, when a
+    /// variation follows the move (whose token ends at `move_end`): only
+    /// then, as a copy costs as much as the game's repetition history is
+    /// long. Under `no-repetition-rule` the history counts for nothing, and
+    /// the copy is a game started from the position, which the line then
+    /// is in all else (the move is played from a game neither over nor
+    /// ended, so nothing else is pending).
+    fn keep(&mut self, move_end: usize) {
+        self.before_last = None;
+        let (true, Some(game), Some(rules)) = (self.keep_before, &self.game, self.rules) else {
+            return;
+        };
+        if let Some(source) = self.source
+            && !variation_follows(source.as_bytes().get(move_end..).unwrap_or_default())
+        {
+            return;
         }
+        let game = if rules.has(Opt::NoRepetitionRule) {
+            Game::start(*game.position())
+        } else {
+            game.clone()
+        };
+        self.before_last = Some(Before {
+            game,
+            plies: self.plies,
+            markers_due: self.markers_due.clone(),
+        });
     }
 
     /// Whether `record` is fed what is read (it has not passed over the
@@ -812,7 +857,7 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
         if !self.settle() {
             return item;
         }
-        self.keep();
+        self.keep(span.end);
         let (Some(game), Some(rules)) = (&mut self.game, self.rules) else {
             return item;
         };
@@ -979,20 +1024,18 @@ impl<R: Visitor> Visitor for Check<'_, '_, R> {
     fn item(&mut self, item: Item, span: Range<usize>) -> ControlFlow<()> {
         if self.fast
             && let Item::Move { mv, captured } = item
-            && let Some(game) = &mut self.game
         {
+            if self.keep_before {
+                self.keep(span.end);
+            }
+            let Some(game) = &mut self.game else {
+                return self.slow_item(item, span);
+            };
             // A direction rightly named where none is chosen is dropped.
             let canonical = match mv.dir {
                 Some(_) => game.position().canonical_move(mv),
                 None => mv,
             };
-            if self.keep_before {
-                self.before_last = Some(Before {
-                    game: game.clone(),
-                    plies: self.plies,
-                    markers_due: Vec::new(),
-                });
-            }
             if let Some(gained) = game.play_unsettled(mv) {
                 self.plies += 1;
                 if let Some(claimed) = captured {
