@@ -189,3 +189,58 @@ fn play_continues_the_main_line() {
     assert_eq!(out.code, 0, "{}", out.snapshot());
     insta::assert_snapshot!(out.snapshot());
 }
+
+/// The annotated fixture game of Olowuka (the second of the file).
+const OLOWUKA: &str = "fixtures/validate/valid-annotated.mgn";
+
+#[test]
+fn render_draws_inside_variations_and_shows_evaluations() {
+    let mut shots = String::new();
+    for args in [
+        // A main-line ply with its evaluation, and the final position.
+        &["--ply", "2", OLOWUKA][..],
+        // The first variation after ply 2, at its end, where it branches,
+        // and inside the variation nested in it.
+        &["--variation", "2.1", OLOWUKA],
+        &["--variation", "2.1", "--ply", "1", OLOWUKA],
+        &["--variation", "2.1/3.1", OLOWUKA],
+        // Selections that do not exist.
+        &["--variation", "2.2", OLOWUKA],
+        &["--variation", "3.1", OLOWUKA],
+        &["--variation", "2.1", "--ply", "9", OLOWUKA],
+    ] {
+        let out = run("mancala-render", args, b"");
+        // Only the Olowuka game is shown: the others are alike.
+        let stdout: String = out
+            .stdout
+            .split("=== ")
+            .filter(|game| game.contains(": game 2,"))
+            .collect();
+        let stderr: String = out
+            .stderr
+            .lines()
+            .filter(|line| line.contains("game 2:"))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        shots.push_str(&format!(
+            "$ mancala-render {}\nexit: {}\n{stdout}{stderr}\n",
+            args.join(" "),
+            out.code
+        ));
+    }
+    insta::assert_snapshot!(shots);
+}
+
+#[test]
+fn render_variation_is_no_page_option() {
+    let out = run(
+        "mancala-render",
+        &["--format", "html", "--variation", "2.1", OLOWUKA],
+        b"",
+    );
+    assert_eq!(out.code, 2, "{}", out.snapshot());
+    assert!(out.stderr.contains("--variation"), "{}", out.stderr);
+    let out = run("mancala-render", &["--variation", "2", OLOWUKA], b"");
+    assert_eq!(out.code, 2, "{}", out.snapshot());
+    assert!(out.stderr.contains("expected P.V"), "{}", out.stderr);
+}

@@ -641,7 +641,9 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
         let (true, Some(game), Some(rules)) = (self.keep_before, &self.game, self.rules) else {
             return;
         };
-        if let Some(source) = self.source
+        // In MGN the text after the move says whether a variation follows;
+        // JSON is not looked into (its variations are rare beside MGN's).
+        if let Some((Form::Mgn, source)) = self.source
             && !variation_follows(source.as_bytes().get(move_end..).unwrap_or_default())
         {
             return;

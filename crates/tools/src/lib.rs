@@ -17,3 +17,4 @@ pub mod progress;
 pub mod render;
 pub mod seat;
 pub mod validate;
+pub mod variation;

@@ -14,6 +14,7 @@ use crate::input::{self, InputName, SourcedGame};
 use crate::moves_arg;
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::pictures::{DiagramFormat, Pictures, game_facts};
+use crate::variation::{VariationPath, eval_line, line_evals, line_of};
 use mancala_check::{self as check, Build, Ply, ProblemKind};
 use mancala_diagram::{
     Charset, DEFAULT_MAX_LAPS, Frame, FramesJson, Style, draw_frame, for_each_lap_frame,
@@ -32,8 +33,11 @@ Examples:
   mancala-render --format svg --laps 3 game.mgn --output-dir pictures
   mancala-render --format html game.mgn > game.html   a page to step through the game
   mancala-render --max-errors 1 records/        the records under records/, up to the first bad one
+  mancala-render --variation 12.1 --ply 14 game.mgn   ply 14 of the first variation after ply 12
 
 Ranges: N, A..B, A.., ..B or .. (all); plies count from 1 through the whole game.
+Variations: P.V is the V-th variation after ply P (both from 1), P.V/Q.W one inside it;
+its plies count on from P, so --ply P-1 is the position it branches from.
 
 Exit status: 0 ok, 1 some game invalid (the others are still drawn), 2 usage or I/O error.";
 
@@ -58,6 +62,11 @@ pub struct Args {
     /// Draw the position after this ply (0: the starting position).
     #[arg(long, conflicts_with_all = ["plies", "laps"])]
     pub ply: Option<usize>,
+    /// Draw inside a variation: P.V is the V-th variation after ply P,
+    /// P.V/Q.W the W-th after its ply Q. Its last position, or --ply N
+    /// (plies count through the game: P-1 is where it branches).
+    #[arg(long, value_name = "P.V[/Q.W…]", conflicts_with_all = ["plies", "laps", "rounds"])]
+    pub variation: Option<VariationPath>,
     /// Draw every ply in this range, each headed by its move and captures.
     #[arg(long, value_parser = parse_range, conflicts_with = "laps")]
     pub plies: Option<Span>,
@@ -171,6 +180,11 @@ enum Selection {
         with_laps: bool,
     },
     Laps(usize),
+    /// A position of a variation's line: after this ply, or its last.
+    Variation {
+        path: VariationPath,
+        ply: Option<usize>,
+    },
 }
 
 impl Selection {
@@ -185,6 +199,12 @@ impl Selection {
         }
         if let Some(ply) = args.laps {
             return Selection::Laps(ply);
+        }
+        if let Some(path) = &args.variation {
+            return Selection::Variation {
+                path: path.clone(),
+                ply: args.ply,
+            };
         }
         if let Some(ply) = args.ply {
             return Selection::AfterPly(ply);
@@ -332,6 +352,9 @@ fn frames_of(
     let mut start = None;
     let mut before_selected = None;
     let mut last_ply = None;
+    // The frames of plies, by index: the ply and its mover, whose
+    // evaluation goes in the heading.
+    let mut frames_of_plies = Vec::new();
     let mut on_ply = |ply: &Ply<'_>| {
         if start.is_none() {
             start = Some(*ply.before);
@@ -344,6 +367,7 @@ fn frames_of(
                 if ply.number == *n {
                     let mut frame = position_frame(ply.after);
                     frame.heading.push(format!("after ply {n}: {}", ply.mv));
+                    frames_of_plies.push((frames.len(), ply.number, ply.before.to_move()));
                     frames.push(frame);
                 }
             }
@@ -352,6 +376,8 @@ fn frames_of(
                     before_selected = Some((*ply.before, ply.mv));
                 }
             }
+            // Drawn from the record once it is checked.
+            Selection::Variation { .. } => {}
             Selection::Plies {
                 plies,
                 rounds,
@@ -382,6 +408,7 @@ fn frames_of(
                     match ply_frame(ply.before, ply.mv, ply.number) {
                         Ok(mut frame) => {
                             frame.heading.extend(notes);
+                            frames_of_plies.push((frames.len(), ply.number, ply.before.to_move()));
                             frames.push(frame);
                         }
                         Err(e) => error = Some(e.to_string()),
@@ -412,6 +439,12 @@ fn frames_of(
     let replay = checked.replay.as_ref().ok_or("no replay")?;
     let parsed = checked.parsed.as_ref().ok_or("no record")?;
     let game = replay.game.as_ref().ok_or("no game")?;
+    let evals = line_evals(&parsed.record.items);
+    for (index, ply, mover) in frames_of_plies {
+        if let (Some(frame), Some(Some(eval))) = (frames.get_mut(index), evals.get(ply)) {
+            frame.heading.push(eval_line(*eval, mover));
+        }
+    }
     match selection {
         Selection::Final => {
             // A game that ended on a move is drawn as that move left the
@@ -432,7 +465,36 @@ fn frames_of(
             frame
                 .heading
                 .push(outcome_line(parsed.record.result, replay));
+            if let (Some((before, ..)), Some(Some(eval))) = (last_ply, evals.get(replay.plies)) {
+                frame.heading.push(eval_line(*eval, before.to_move()));
+            }
             frame.heading.retain(|h| !h.is_empty());
+            frames.push(frame);
+        }
+        Selection::Variation { path, ply } => {
+            let rules = replay.rules.ok_or("no rules")?;
+            let first = match start {
+                Some(position) => position,
+                None => check::start_position(parsed, rules).map_err(|p| p.message)?,
+            };
+            let line = line_of(&parsed.record, first, path)?;
+            let shown = ply.unwrap_or(line.last_ply());
+            let Some((position, mv, eval)) = line.after(shown) else {
+                return Err(format!(
+                    "there is no ply {shown} in variation {path}: it runs from ply {} (from the position after ply {}) to ply {}",
+                    line.first_ply,
+                    line.first_ply - 1,
+                    line.last_ply()
+                ));
+            };
+            let mut frame = position_frame(position);
+            frame.heading.push(match mv {
+                Some(mv) => format!("variation {path}, after ply {shown}: {mv}"),
+                None => format!("variation {path} branches from here, after ply {shown}"),
+            });
+            if let (Some(eval), Some(mover)) = (eval, mv.map(|mv| mv.hole.side)) {
+                frame.heading.push(eval_line(eval, mover));
+            }
             frames.push(frame);
         }
         Selection::AfterPly(0)
@@ -794,10 +856,13 @@ pub fn run(args: &Args) -> io::Result<u8> {
         colour: args.format == DiagramFormat::Text && args.color.color.for_stdout(),
     };
     if args.format == DiagramFormat::Html
-        && (args.plies.is_some() || args.laps.is_some() || args.rounds.is_some())
+        && (args.plies.is_some()
+            || args.laps.is_some()
+            || args.rounds.is_some()
+            || args.variation.is_some())
     {
         output::error_line(
-            "error: --format html draws the whole game, laps and all; --ply N picks the ply it opens at (no --plies, --laps or --rounds)",
+            "error: --format html draws the whole game, laps and all; --ply N picks the ply it opens at (no --plies, --laps, --rounds or --variation)",
         );
         return Ok(EXIT_FAILURE);
     }

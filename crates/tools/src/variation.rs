@@ -1,0 +1,257 @@
+//! The lines of an annotated record for `mancala-render`: `--variation`
+//! paths to the line inside a record's variations, the positions along a
+//! line, and the `[%eval …]` of its plies (spec/notation.md §6.7, §6.8).
+
+use mancala_notation::{Eval, Item, Record};
+use mancala_rules::{Game, Move, Position, Side};
+
+/// `--variation P.V[/P.V…]`: the V-th variation (from 1) after ply P of the
+/// line before it, first of the main line. Plies count through the whole
+/// game, as the main line's do: a variation after ply 12 holds plies 12,
+/// 13, … of its own line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariationPath(pub Vec<(usize, usize)>);
+
+impl std::str::FromStr for VariationPath {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<VariationPath, String> {
+        let step = |step: &str| -> Option<(usize, usize)> {
+            let (ply, variation) = step.split_once('.')?;
+            let number = |t: &str| t.parse::<usize>().ok().filter(|n| *n >= 1);
+            Some((number(ply)?, number(variation)?))
+        };
+        text.split('/')
+            .map(|s| {
+                step(s).ok_or_else(|| {
+                    format!(
+                        "`{s}` is not a variation: expected P.V, the V-th variation after ply P (both from 1), e.g. 12.1 or 12.1/14.2"
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(VariationPath)
+    }
+}
+
+impl std::fmt::Display for VariationPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, (ply, variation)) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("/")?;
+            }
+            write!(f, "{ply}.{variation}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A line of a record replayed: its first ply's number, the game before
+/// each of its moves and after the last, its moves, and the evaluation
+/// after each ply (by ply number less the first's plus one; 0: before any).
+#[derive(Debug)]
+pub struct Line {
+    pub first_ply: usize,
+    pub games: Vec<Game>,
+    pub moves: Vec<Move>,
+    pub evals: Vec<Option<Eval>>,
+}
+
+impl Line {
+    /// The line's plies run from `first_ply` to this one.
+    #[must_use]
+    pub fn last_ply(&self) -> usize {
+        self.first_ply + self.moves.len() - 1
+    }
+
+    /// The index in `games` of the position after ply `ply` (ply
+    /// `first_ply - 1`: the position the line starts from).
+    fn index_after(&self, ply: usize) -> Option<usize> {
+        let index = (ply + 1).checked_sub(self.first_ply)?;
+        (index < self.games.len()).then_some(index)
+    }
+
+    /// The position after ply `ply` of the line, the move that made it
+    /// (none for the position it starts from) and the evaluation given
+    /// after that move.
+    #[must_use]
+    pub fn after(&self, ply: usize) -> Option<(&Position, Option<Move>, Option<Eval>)> {
+        let index = self.index_after(ply)?;
+        let mv = index.checked_sub(1).map(|i| self.moves[i]);
+        let eval = self.evals.get(index).copied().flatten();
+        Some((self.games[index].position(), mv, eval))
+    }
+}
+
+/// The evaluations of a line's plies: element `i` is the `[%eval …]` of a
+/// comment after its `i`-th move (0: before any move), the last one there
+/// when there are several comments; malformed ones (which the check
+/// reports) are passed over.
+#[must_use]
+pub fn line_evals(items: &[Item]) -> Vec<Option<Eval>> {
+    let mut evals = vec![None];
+    for item in items {
+        match item {
+            Item::Move { .. } => evals.push(None),
+            Item::Comment { comment } => {
+                if let Some(Ok((eval, _))) = Eval::find(comment)
+                    && let Some(last) = evals.last_mut()
+                {
+                    *last = Some(eval);
+                }
+            }
+            Item::Round { .. } | Item::Nag { .. } | Item::Variation { .. } => {}
+        }
+    }
+    evals
+}
+
+/// Replays the moves of `items` from `start`, the first being ply
+/// `first_ply`.
+fn replay(start: Game, items: &[Item], first_ply: usize) -> Result<Line, String> {
+    let mut games = vec![start];
+    let mut moves = Vec::new();
+    for item in items {
+        let Item::Move { mv, .. } = item else {
+            continue;
+        };
+        // `games` starts with one game and only grows.
+        let Some(mut game) = games.last().cloned() else {
+            break;
+        };
+        let ply = first_ply + moves.len();
+        game.play(*mv)
+            .map_err(|e| format!("move {mv} (ply {ply}) cannot be played: {e}"))?;
+        games.push(game);
+        moves.push(*mv);
+    }
+    Ok(Line {
+        first_ply,
+        games,
+        moves,
+        evals: line_evals(items),
+    })
+}
+
+/// The line `path` names in `record`, whose main line starts from `start`.
+pub fn line_of(record: &Record, start: Position, path: &VariationPath) -> Result<Line, String> {
+    let mut items: &[Item] = &record.items;
+    let mut line = replay(Game::start(start), items, 1)?;
+    let mut named = String::from("the main line");
+    for (step, &(ply, number)) in path.0.iter().enumerate() {
+        let last = line.first_ply + line.moves.len();
+        let Some(index) = ply
+            .checked_sub(line.first_ply)
+            .filter(|i| *i < line.moves.len())
+        else {
+            return Err(format!(
+                "there is no ply {ply} in {named}: its plies are {}..{}",
+                line.first_ply,
+                last - 1
+            ));
+        };
+        let variations = variations_after(items, index);
+        let Some(variation) = variations.get(number - 1) else {
+            return Err(match variations.len() {
+                0 => format!("ply {ply} of {named} has no variation"),
+                n => format!(
+                    "ply {ply} of {named} has {} (no variation {number})",
+                    mancala_rules::plural(n as u64, "variation")
+                ),
+            });
+        };
+        let start = line.games[index].clone();
+        line = replay(start, variation, ply)?;
+        items = variation;
+        named = format!("variation {}", VariationPath(path.0[..=step].to_vec()));
+    }
+    Ok(line)
+}
+
+/// The variations after the `index`-th move (from 0) of a line's items: up
+/// to its next move or round marker.
+fn variations_after(items: &[Item], index: usize) -> Vec<&[Item]> {
+    let mut moves = 0;
+    let mut found = Vec::new();
+    for item in items {
+        match item {
+            Item::Move { .. } | Item::Round { .. } if moves > index => break,
+            Item::Move { .. } => moves += 1,
+            Item::Variation { variation } if moves == index + 1 => found.push(&variation[..]),
+            _ => {}
+        }
+    }
+    found
+}
+
+/// A frame's heading line for an evaluation given after `mover`'s move.
+#[must_use]
+pub fn eval_line(eval: Eval, mover: Side) -> String {
+    let seeds = eval.seeds();
+    let standing = match seeds {
+        0 => "level".to_owned(),
+        n if n > 0 => format!(
+            "{mover} {} ahead",
+            mancala_rules::plural(n.unsigned_abs().into(), "seed")
+        ),
+        n => format!(
+            "{mover} {} behind",
+            mancala_rules::plural(n.unsigned_abs().into(), "seed")
+        ),
+    };
+    let value = eval.to_string();
+    let value = value.trim_start_matches("[%eval ").trim_end_matches(']');
+    match eval {
+        Eval::Exact { .. } => format!("eval {value}: {standing} at the end, exact"),
+        Eval::Estimate {
+            depth: Some(depth), ..
+        } => {
+            format!("eval {value}: {standing} at the end, searched {depth} plies deep")
+        }
+        Eval::Estimate { depth: None, .. } => format!("eval {value}: {standing} at the end"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mancala_notation::parse_game;
+    use mancala_rules::{GameId, Rules};
+
+    #[test]
+    fn paths_read_and_print() {
+        let path: VariationPath = "12.1/14.2".parse().unwrap();
+        assert_eq!(path.0, [(12, 1), (14, 2)]);
+        assert_eq!(path.to_string(), "12.1/14.2");
+        for bad in ["", "12", "0.1", "12.0", "12.1/", "a.b"] {
+            assert!(bad.parse::<VariationPath>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_nested_variation_is_found_and_replayed() {
+        let text = "[Game \"olowuka\"]\n\n1. F e (1... d {[%eval =+3]} 2. E (2. A $14 a) c) (1... a) 2. E+5 *\n";
+        let record = parse_game(text).unwrap().record;
+        let start = Position::new(Rules::new(GameId::Olowuka, Default::default()).unwrap());
+        let line = line_of(&record, start, &"2.1/3.1".parse().unwrap()).unwrap();
+        assert_eq!((line.first_ply, line.last_ply()), (3, 4));
+        let line = line_of(&record, start, &"2.1".parse().unwrap()).unwrap();
+        assert_eq!((line.first_ply, line.last_ply()), (2, 4));
+        let (_, mv, eval) = line.after(2).unwrap();
+        assert_eq!(mv.unwrap().to_string(), "d");
+        assert_eq!(eval, Some(Eval::Exact { seeds: 3 }));
+        assert!(line.after(0).is_none());
+        let err = line_of(&record, start, &"2.3".parse().unwrap()).unwrap_err();
+        assert_eq!(
+            err,
+            "ply 2 of the main line has 2 variations (no variation 3)"
+        );
+        let err = line_of(&record, start, &"1.1".parse().unwrap()).unwrap_err();
+        assert_eq!(err, "ply 1 of the main line has no variation");
+        let err = line_of(&record, start, &"2.1/9.1".parse().unwrap()).unwrap_err();
+        assert_eq!(
+            err,
+            "there is no ply 9 in variation 2.1: its plies are 2..4"
+        );
+    }
+}
