@@ -13,8 +13,8 @@
 //!   to `u32::MAX`, rounds past `u16::MAX`) through `Position::from_setup`,
 //!   then random move sequences through `Game::play`; the game is written as
 //!   a record, which the validator must accept, then mutated as a record
-//!   (moves dropped or swapped, wrong annotations and results) and checked
-//!   again as bytes.
+//!   (moves dropped or swapped, wrong annotations and results, NAGs and
+//!   variations added) and checked again as bytes.
 //!
 //! Checked: nothing panics; every case ends (a watchdog reports a case that
 //! runs too long); the reader cuts the input into games that cover it, the
@@ -54,7 +54,8 @@ use mancala_diagram::{
     Charset, FramesJson, Style, draw_frames, lap_frames, ply_frame, position_frame,
 };
 use mancala_notation::{
-    GameResult, GameText, Item, ParsedGame, Reader, Record, format_setup, parse_game, parse_setup,
+    GameResult, GameText, Item, Nag, ParsedGame, Reader, Record, format_setup, parse_game,
+    parse_setup,
 };
 use mancala_rules::{
     DEFAULT_LAP_BUDGET, Dir, EndReason, Game, GameId, Hole, Move, Opt, Options, PlayErrorKind,
@@ -605,8 +606,20 @@ fn check_game(game: &GameText, rng: &mut Rng) -> Check {
                     return fail("record span outside its game", format!("{span:?} in {len}"));
                 }
             }
-            if p.spans.items.len() != p.record.items.len() {
+            if p.spans.items.len() != p.record.items.len()
+                || p.spans.inner.len() != p.record.walk().filter(|(depth, _)| *depth > 0).count()
+            {
                 return fail("one span per item", "");
+            }
+            if p.spans
+                .inner
+                .iter()
+                .any(|span| span.start > span.end || span.end > len)
+            {
+                return fail(
+                    "record span outside its game",
+                    format!("{:?}", p.spans.inner),
+                );
             }
             check_round_trip(&p.record)?;
         }
@@ -826,6 +839,26 @@ const TOKENS: &[&str] = &[
     ",0",
     ",255",
     ",4294967295",
+    "(",
+    ")",
+    " ( ",
+    " ) ",
+    "( 1... a ) ",
+    "!",
+    "?",
+    "!!",
+    "??",
+    "!?",
+    "?!",
+    " $14",
+    "$0",
+    "$255",
+    "$256",
+    "{[%eval +3,9]}",
+    "{[%eval =-2]}",
+    "{[%eval big]}",
+    "{[%eval +1",
+    "[%eval",
 ];
 
 fn random_move(rng: &mut Rng) -> String {
@@ -860,8 +893,22 @@ fn line_starts(data: &[u8]) -> Vec<usize> {
 
 /// Bulk content a game can hold many of, for [`bulk`]: line breaks (in a
 /// comment, if the bytes around make one), comments, round markers,
-/// annotated moves, remarks.
-const BULK: &[&str] = &["\n", "\r", "\r\n", "{c} ", "R2 ", "D+1 ", "A g ", "} {"];
+/// annotated moves, remarks, NAGs, variations and parentheses alone.
+const BULK: &[&str] = &[
+    "\n",
+    "\r",
+    "\r\n",
+    "{c} ",
+    "R2 ",
+    "D+1 ",
+    "A g ",
+    "} {",
+    "D! $14 ",
+    "A ( A ) ",
+    "A ( A ( A ) ) ",
+    "(",
+    ")",
+];
 
 /// Up to `MAX_BULK` bytes of one kind of content, or of distinct tags: the
 /// sizes at which more than linear work shows (the other mutations stay
@@ -1456,11 +1503,43 @@ pub fn check_rules(rng: &mut Rng) -> Result<Option<String>, Fail> {
 }
 
 /// A valid record changed as a record: a move dropped, two swapped, an
-/// annotation or the result changed, a marker added.
+/// annotation or the result changed, a marker added, a NAG or a variation
+/// added (one that plays the main line's next moves again, so legal, or
+/// nested in another).
 fn mutate_record(rng: &mut Rng, text: &str) -> Option<String> {
     let mut record = parse_game(text).ok()?.record;
     for _ in 0..1 + rng.usize(..3) {
-        match rng.u8(..8) {
+        match rng.u8(..10) {
+            7 if !record.items.is_empty() => {
+                let at = rng.usize(..record.items.len());
+                if matches!(record.items[at], Item::Move { .. }) {
+                    let nag = Nag(if rng.bool() {
+                        1 + rng.u8(..6)
+                    } else {
+                        rng.u8(..)
+                    });
+                    record.items.insert(at + 1, Item::Nag { nag });
+                }
+            }
+            8 if !record.items.is_empty() => {
+                let at = rng.usize(..record.items.len());
+                if matches!(record.items[at], Item::Move { .. }) {
+                    let len = 1 + rng.usize(..4);
+                    let mut line: Vec<Item> = record.items[at..]
+                        .iter()
+                        .filter(|item| !matches!(item, Item::Variation { .. }))
+                        .take(len)
+                        .cloned()
+                        .collect();
+                    if rng.bool() {
+                        let inner = vec![line[0].clone()];
+                        line.insert(1, Item::Variation { variation: inner });
+                    }
+                    record
+                        .items
+                        .insert(at + 1, Item::Variation { variation: line });
+                }
+            }
             0 if !record.items.is_empty() => {
                 let at = rng.usize(..record.items.len());
                 record.items.remove(at);

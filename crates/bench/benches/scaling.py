@@ -2,8 +2,8 @@
 """Scaling: does any kind of content in a game cost more than linear time?
 
 For each kind of content a game can hold in bulk (comments, line breaks in a
-comment, tags, moves, round markers, annotations, remarks after the result,
-and the errors that annotations can raise), builds one game holding N of it,
+comment, tags, moves, round markers, annotations, NAGs, variations, remarks
+after the result, and the errors that annotations can raise), builds one game holding N of it,
 then 2N, then 4N (the largest stays under the readers' 4 MiB game limit),
 and times each tool on it: mancala-validate (--quiet, canonical text, JSON),
 mancala-render and mancala-play (continuing the record by 0 plies). Linear
@@ -64,6 +64,12 @@ def annotated(text, wrong):
     return head + "\n\n" + MOVE.sub(fix, movetext)
 
 
+def after_moves(text, extra):
+    """`extra(move)` written after every move of the movetext."""
+    head, _, movetext = text.partition("\n\n")
+    return head + "\n\n" + MOVE.sub(lambda m: m.group(0) + extra(m.group(1)), movetext)
+
+
 def one_line(text):
     head, _, movetext = text.partition("\n\n")
     return head + "\n\n" + " ".join(movetext.split()) + "\n"
@@ -85,6 +91,12 @@ KINDS = {
     "annotations (right)": (80_000, lambda n: annotated(played(n), wrong=False)),
     "annotations (wrong: an error each)": (40_000, lambda n: annotated(played(n), wrong=True)),
     "wrong annotations on one line": (40_000, lambda n: one_line(annotated(played(n), wrong=True))),
+    "NAGs (! $14 after every move)": (80_000, lambda n: after_moves(played(n), lambda mv: "! $14")),
+    "variations (one after every move)": (40_000, lambda n: after_moves(played(n), lambda mv: f" ( {mv} )")),
+    "variations (two deep after every move)": (
+        20_000,
+        lambda n: after_moves(played(n), lambda mv: f" ( {mv} ( {mv} ) )"),
+    ),
     "round markers": (40_000, lambda n: game(" ".join(f"R{i + 2}" for i in range(n)) + " *", game="pallankuzhi")),
     "remarks": (40_000, lambda n: game("* " + "{r} " * n)),
 }
