@@ -19,15 +19,6 @@ fn games(path: &str) -> Vec<GameText> {
         .collect()
 }
 
-fn game_text(text: &str) -> GameText {
-    GameText {
-        bytes: text.as_bytes().to_vec(),
-        first_line: 1,
-        offset: 0,
-        len: text.len() as u64,
-    }
-}
-
 /// A line of up to `len` plies from `before`, opening with `first`: each
 /// later ply the first legal move, every move with its `+N`, round markers
 /// where rounds begin; with `nest`, its second move gets a variation of
@@ -141,7 +132,7 @@ fn annotated_fixtures_keep_their_verdicts() {
             let printed = annotated.to_string();
             let parsed = parse_game(&printed).unwrap_or_else(|e| panic!("{path}: {e}\n{printed}"));
             assert_eq!(parsed.record, annotated, "{path}: parse(print(r)) != r");
-            let checked = check_text(&game_text(&printed), None, Build::Record, None);
+            let checked = check_text(&GameText::whole(&printed), None, Build::Record, None);
             assert!(
                 checked.is_valid(),
                 "{path}: {:?}\n{printed}",
@@ -152,7 +143,7 @@ fn annotated_fixtures_keep_their_verdicts() {
                 annotated,
                 "{path}: the check builds the record read"
             );
-            let (_, _, again) = replay(&game_text(&printed));
+            let (_, _, again) = replay(&GameText::whole(&printed));
             assert_eq!(again, verdict, "{path}: the main line's verdict");
         }
     }

@@ -400,15 +400,6 @@ fn has_content(bytes: &[u8]) -> bool {
     in_comment
 }
 
-fn game_text(text: &str) -> GameText {
-    GameText {
-        bytes: text.as_bytes().to_vec(),
-        first_line: 1,
-        offset: 0,
-        len: text.len() as u64,
-    }
-}
-
 /// The reader's games cover the input: each game is the input's bytes at
 /// its offset, with the right line number; what lies between games is
 /// whitespace and complete comments.
@@ -699,7 +690,7 @@ fn check_game(game: &GameText, rng: &mut Rng) -> Check {
     }
     // What mancala-validate writes must be valid for mancala-render.
     let printed = record.to_string();
-    let again = check::check_text(&game_text(&printed), None, Build::Nothing, None);
+    let again = check::check_text(&GameText::whole(&printed), None, Build::Nothing, None);
     if !again.is_valid() || again.replay.as_ref().map(|r| r.plies) != Some(replay.plies) {
         return fail(
             "the canonical print of a valid game is not valid",
@@ -1486,7 +1477,7 @@ pub fn check_rules(rng: &mut Rng) -> Result<Option<String>, Fail> {
     let text = record.to_string();
     let observe = rng.bool();
     let checked = check::check_text(
-        &game_text(&text),
+        &GameText::whole(&text),
         Some(rules.lap_budget()),
         Build::Nothing,
         observe.then_some(&mut |_: &check::Ply<'_>| {}),

@@ -27,6 +27,18 @@ pub struct GameText {
 }
 
 impl GameText {
+    /// One game's whole text, as if it were a stream of its own (from line
+    /// 1): text given otherwise than through a [`Reader`].
+    #[must_use]
+    pub fn whole(text: &str) -> GameText {
+        GameText {
+            bytes: text.as_bytes().to_vec(),
+            first_line: 1,
+            offset: 0,
+            len: text.len() as u64,
+        }
+    }
+
     /// Whether the game was longer than the limit, so only its start was kept.
     #[must_use]
     pub fn is_truncated(&self) -> bool {

@@ -24,12 +24,7 @@ pub struct MoveArg {
 /// The flag's text as a game text, for diagnostics.
 #[must_use]
 pub fn text(moves: &str) -> GameText {
-    GameText {
-        bytes: moves.as_bytes().to_vec(),
-        first_line: 1,
-        offset: 0,
-        len: moves.len() as u64,
-    }
+    GameText::whole(moves)
 }
 
 /// Reads `--moves`: moves, move numbers and comments, without a result;
