@@ -3,7 +3,9 @@
 //! the record as the notation's reader hands over its tags, moves, round
 //! markers, comments and result, so that no game is read twice:
 //! `mancala-validate` reports its verdict, `mancala-render` draws its
-//! plies, `mancala-play` continues from it.
+//! plies, `mancala-play` continues from it. Variations are replayed too,
+//! each from the position before the move it follows, and the line around
+//! taken up again after it; what the tools observe is the main line.
 
 use std::ops::{ControlFlow, Range};
 

@@ -264,6 +264,15 @@ impl FromStr for Eval {
         // Checked against i32 above.
         let seeds = |text: &str| number(text, true).map(|n| n as i32);
         if let Some(exact) = value.strip_prefix('=') {
+            if exact.contains(',') {
+                return Err(ParseError::new(
+                    span.clone(),
+                    format!(
+                        "malformed evaluation `{}`: an exact value has no search depth (e.g. [%eval =+3])",
+                        mancala_rules::shorten(value)
+                    ),
+                ));
+            }
             return Ok(Eval::Exact {
                 seeds: seeds(exact)?,
             });
@@ -359,6 +368,7 @@ mod tests {
             ("[%eval big]", 7..10),
             ("[%eval +3,]", 7..10),
             ("[%eval =+3,9]", 7..12),
+            ("[%eval =+3,]", 7..11),
             ("[%eval ++3]", 7..10),
             ("[%eval]", 0..7),
             ("[%eval 3,-9]", 7..11),
@@ -389,5 +399,7 @@ mod tests {
         assert_eq!(e.span, 2..11);
         let e = Eval::find("x [%eval one]").unwrap().unwrap_err();
         assert_eq!(e.span, 9..12);
+        let e = Eval::find("[%eval =-1,4]").unwrap().unwrap_err();
+        assert!(e.message.contains("no search depth"), "{}", e.message);
     }
 }

@@ -12,6 +12,12 @@
 //!   only the methods it needs. `parse_game` is one such visitor; the tools'
 //!   check is another, which plays the moves as they are read and builds a
 //!   record only when asked to.
+//! - Annotations: NAGs ([`Nag`]) and variations are items of the record
+//!   ([`Item::Nag`], [`Item::Variation`]); the visitor hands them over
+//!   through `nag`, `begin_variation` and `end_variation`, and passes over
+//!   variations unless a visitor enters them. [`Eval`] is the typed value
+//!   of a comment's `[%eval …]` command, parsed without a position and
+//!   printed through `Display`.
 //! - [`Reader`] splits any stream into games without holding more than one
 //!   game in memory, so one bad game never hides the next.
 //! - The JSON record form reads as MGN does: [`Form::detect`] tells the
