@@ -928,8 +928,10 @@ impl<'a> GameParser<'a> {
                     } else {
                         hand_over!(visitor.end_variation(start..start + 1));
                     }
-                    // The line it stands in goes on after the move it follows.
+                    // The line it stands in goes on after the move it follows
+                    // (which its `(` needed).
                     after_move = true;
+                    has_move = true;
                     self.rest = &self.rest[1..];
                     continue;
                 }

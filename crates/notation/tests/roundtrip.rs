@@ -271,3 +271,21 @@ proptest! {
         }
     }
 }
+
+/// Parentheses need no blanks around them, and a NAG's suffix form may be
+/// glued to its move or stand alone: every spelling reads as the canonical
+/// one does.
+#[test]
+fn annotations_read_however_spaced() {
+    let canonical = "[Game \"olowuka\"]\n[Result \"*\"]\n\n1. F! e?? {x} ( 1... d!? 2. E ( 2. A $14 a ) 2... c ) ( 1... a ) 2. E+5 *\n";
+    for movetext in [
+        "1.F! e??{x}(1...d!? 2.E(2.A $14 a)c)(1...a)2.E+5 *",
+        "1. F ! e ?? {x}( d !? E( A $14 a )c )( a ) E+5 *",
+        "1. F $1 e $4 {x} (\n1... d $5 2. E (2. A $14 a) c\n) (1... a) 2. E+5 *",
+    ] {
+        let text = format!("[Game \"olowuka\"]\n\n{movetext}\n");
+        let parsed =
+            parse_game(&text).unwrap_or_else(|e| panic!("{movetext}: {e} at {:?}", e.span));
+        assert_eq!(parsed.record.to_string(), canonical, "{movetext}");
+    }
+}
