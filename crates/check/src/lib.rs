@@ -11,7 +11,7 @@ use std::ops::{ControlFlow, Range};
 
 use mancala_notation::{
     Eval, Form, GameResult, GameText, Item, Nag, ParsedGame, RecordBuilder, Skip, StandardTags,
-    Tag, TagValue, Visitor,
+    Tag, TagValue, Visitor, forget_move,
 };
 use mancala_rules::{
     EndReason, Game, GameId, Move, Opt, Options, OptionsError, Outcome, PlayError, PlayReport,
@@ -352,8 +352,8 @@ fn run<R: Visitor>(
     check.source = Some((form, source));
     // Only a text with variations needs the game before each move.
     check.keep_before = match form {
-        Form::Mgn => source.contains('('),
-        Form::Json => source.contains("\"variation\""),
+        Form::Mgn => memchr::memchr(b'(', source.as_bytes()).is_some(),
+        Form::Json => memchr::memmem::find(source.as_bytes(), b"\"variation\"").is_some(),
     };
     match form.visit(source, &mut check) {
         Ok(_) => check.finish(built),
@@ -1029,11 +1029,12 @@ impl<R: Visitor> Visitor for Check<'_, '_, R> {
         if self.fast
             && let Item::Move { mv, captured } = item
         {
+            forget_move(item);
             if self.keep_before {
                 self.keep(span.end);
             }
             let Some(game) = &mut self.game else {
-                return self.slow_item(item, span);
+                return self.slow_item(Item::Move { mv, captured }, span);
             };
             // A direction rightly named where none is chosen is dropped.
             let canonical = match mv.dir {
@@ -1055,6 +1056,7 @@ impl<R: Visitor> Visitor for Check<'_, '_, R> {
                 };
                 return self.record.item(item, span);
             }
+            return self.slow_item(Item::Move { mv, captured }, span);
         }
         self.slow_item(item, span)
     }

@@ -48,16 +48,6 @@ impl Nag {
         let at = Nag::SUFFIXES.iter().position(|s| *s == suffix)?;
         Some(Nag(at as u8 + 1))
     }
-
-    /// How long the suffix at the start of `bytes` is (0 when there is
-    /// none): the longest of the six forms.
-    pub(crate) fn suffix_len(bytes: &[u8]) -> usize {
-        match bytes {
-            [b'!' | b'?', b'!' | b'?', ..] => 2,
-            [b'!' | b'?', ..] => 1,
-            _ => 0,
-        }
-    }
 }
 
 impl fmt::Display for Nag {

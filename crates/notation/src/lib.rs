@@ -40,8 +40,8 @@ pub use annotation::{Eval, Nag};
 pub use error::ParseError;
 pub use json::{Form, JsonReader, parse_json_game, visit_json_game};
 pub use parse::{
-    MAX_VARIATION_DEPTH, RecordBuilder, Skip, TagValue, Visitor, parse_game, parse_setup,
-    visit_game,
+    MAX_VARIATION_DEPTH, RecordBuilder, Skip, TagValue, Visitor, forget_move, parse_game,
+    parse_setup, visit_game,
 };
 pub use print::{MAX_LINE, format_setup};
 pub use reader::{DEFAULT_MAX_GAME_BYTES, GameText, Locator, Reader};

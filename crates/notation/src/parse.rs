@@ -78,6 +78,16 @@ pub enum TagValue<'a> {
     },
 }
 
+/// Lets go of `item`. Most items are moves, which own nothing: their drop
+/// glue, which `Item`'s variations keep out of line (a recursive type's),
+/// is passed over for them.
+#[inline(always)]
+pub fn forget_move(item: Item) {
+    if let Item::Move { .. } = item {
+        std::mem::forget(item);
+    }
+}
+
 /// Whether a visitor passes over a variation ([`Visitor::begin_variation`]),
 /// as pgn-reader's visitors do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,7 +115,8 @@ pub trait Visitor {
     /// A move, round marker or comment of the movetext (of the main line,
     /// or of a variation the visitor entered).
     #[inline(always)]
-    fn item(&mut self, _item: Item, _span: Range<usize>) -> ControlFlow<()> {
+    fn item(&mut self, item: Item, _span: Range<usize>) -> ControlFlow<()> {
+        forget_move(item);
         ControlFlow::Continue(())
     }
     /// A NAG (`!`, `$14`; `span` is its suffix or token): it annotates the
@@ -394,10 +405,39 @@ struct GameParser<'a> {
     rest: &'a str,
 }
 
+/// Bytes that end a token: whitespace, a comment's brace or a variation's
+/// parenthesis; and a move also at `!` and `?`, where its NAG's suffix
+/// form may follow it. Tables: every move asks.
+const TOKEN_ENDS: [bool; 256] = byte_table(b"{()");
+const MOVE_ENDS: [bool; 256] = byte_table(b"{()!?");
+
+/// A table of the bytes that are ASCII whitespace or in `also`.
+const fn byte_table(also: &[u8]) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = (b as u8).is_ascii_whitespace();
+        b += 1;
+    }
+    let mut i = 0;
+    while i < also.len() {
+        table[also[i] as usize] = true;
+        i += 1;
+    }
+    table
+}
+
 /// A byte that ends a token: whitespace, a comment's brace or a
 /// variation's parenthesis.
+#[inline(always)]
 fn ends_token(b: u8) -> bool {
-    b.is_ascii_whitespace() || matches!(b, b'{' | b'(' | b')')
+    TOKEN_ENDS[usize::from(b)]
+}
+
+/// A byte that ends a move: one that ends a token, or a NAG's suffix.
+#[inline(always)]
+fn ends_move(b: u8) -> bool {
+    MOVE_ENDS[usize::from(b)]
 }
 
 /// How deep variations may nest: deep enough for any analysis, shallow
@@ -493,12 +533,12 @@ fn digits(i: &str) -> PResult<'_, &str> {
 type Count = Option<Result<u32, Range<usize>>>;
 
 /// A move at `at`: `E`, `e`, `E:ccw` or `E:cw`, each optionally followed by
-/// `+N`, then optionally by a NAG's suffix form (`!`, `?!`, …), and then a
-/// token boundary. Returns where the move ends (before the suffix), the
-/// move, `N` and the NAG. Moves are most of any movetext, so this one
-/// reads bytes with no `&str` in between.
+/// `+N`, then a token boundary or a NAG's suffix form (`!`, `?!`, …; read
+/// after it as a NAG). Returns where the move ends, the move and `N`.
+/// Moves are most of any movetext, so this one reads bytes with no `&str`
+/// in between.
 #[inline(always)]
-fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, Move, Count, Option<Nag>)> {
+fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, Move, Count)> {
     let hole = Hole::from_label(char::from(*bytes.get(at)?))?;
     let (dir, mut end) = match &bytes[at + 1..] {
         [b':', b'c', b'c', b'w', ..] => (Some(Dir::Ccw), at + 5),
@@ -514,16 +554,11 @@ fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, Move, Count, Option<Nag>)
             end += 1 + len;
         }
     }
-    let suffix = Nag::suffix_len(&bytes[end..]);
-    if !at_boundary(&bytes[end + suffix..]) {
-        return None;
+    // A NAG's suffix form may follow, glued: it is read as a NAG of its own.
+    match bytes.get(end) {
+        Some(&b) if !ends_move(b) => None,
+        _ => Some((end, Move { hole, dir }, count)),
     }
-    // The suffix is ASCII `!` and `?`: one of the six forms.
-    let nag = (suffix > 0)
-        .then(|| std::str::from_utf8(&bytes[end..end + suffix]).ok())
-        .flatten()
-        .and_then(Nag::from_suffix);
-    Some((end, Move { hole, dir }, count, nag))
 }
 
 /// A move number at `at` (`12.` or `12...`): where it ends.
@@ -803,7 +838,7 @@ impl<'a> GameParser<'a> {
                     // `R` and a digit: a round marker.
                     Some(b'R') if bytes.get(at + 1).is_some_and(u8::is_ascii_digit) => break,
                     Some(_) => match lex_move(bytes, at) {
-                        Some((end, mv, count, suffix)) => {
+                        Some((end, mv, count)) => {
                             let captured = match count {
                                 Some(Ok(n)) => Some(n),
                                 // Too large: the error says so.
@@ -818,11 +853,6 @@ impl<'a> GameParser<'a> {
                             after_move = true;
                             has_move = true;
                             at = end;
-                            if let Some(nag) = suffix {
-                                let len = nag.suffix().map_or(0, str::len);
-                                hand_over!(visitor.nag(nag, at..at + len));
-                                at += len;
-                            }
                         }
                         None => break,
                     },
