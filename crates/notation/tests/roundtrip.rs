@@ -289,3 +289,52 @@ fn annotations_read_however_spaced() {
         assert_eq!(parsed.record.to_string(), canonical, "{movetext}");
     }
 }
+
+/// The JSON form says what MGN says of NAGs and variations, and refuses
+/// what MGN refuses, at the item.
+#[test]
+fn json_annotations_keep_mgn_rules() {
+    let record =
+        |items: &str| format!("{{\"game\":\"olowuka\",\"items\":[{items}],\"result\":\"*\"}}");
+    let text = record(
+        r#"{"move":"F"},{"nag":1},{"variation":[{"move":"A"},{"nag":14},{"variation":[{"move":"B"}]}]},{"move":"e"}"#,
+    );
+    let parsed = parse_json_game(&text).unwrap();
+    assert_eq!(
+        parsed.record.to_string().lines().last(),
+        Some("1. F! ( 1. A $14 ( 1. B ) ) 1... e *")
+    );
+    assert_eq!(
+        parse_game(&parsed.record.to_string()).unwrap().record,
+        parsed.record
+    );
+    for (items, message, at) in [
+        (r#"{"nag":1}"#, "a NAG must follow a move", r#"{"nag":1}"#),
+        (
+            r#"{"move":"F"},{"round":2},{"variation":[{"move":"A"}]}"#,
+            "a variation must follow a move",
+            r#"{"variation""#,
+        ),
+        (
+            r#"{"move":"F"},{"variation":[{"comment":"x"}]}"#,
+            "an empty variation",
+            r#"{"variation""#,
+        ),
+        (
+            r#"{"move":"F"},{"variation":[{"nag":2}]}"#,
+            "a NAG must follow a move",
+            r#"{"nag":2}"#,
+        ),
+        (r#"{"move":"F"},{"nag":256}"#, "256", r#"{"nag":256}"#),
+    ] {
+        let text = record(items);
+        let e = parse_json_game(&text).unwrap_err();
+        assert!(e.message.contains(message), "{items}: {}", e.message);
+        assert!(
+            text[e.span.start..].starts_with(at),
+            "{items}: {:?} {}",
+            e.span,
+            e.message
+        );
+    }
+}
