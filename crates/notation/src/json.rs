@@ -15,7 +15,10 @@ use serde_json::value::RawValue;
 
 use crate::annotation::Nag;
 use crate::error::ParseError;
-use crate::parse::{MAX_VARIATION_DEPTH, Skip, TagValue, Visitor, tag_line_in_comment, visit_game};
+use crate::parse::{
+    EMPTY_VARIATION, MAX_VARIATION_DEPTH, NAG_NOT_AFTER_MOVE, Skip, TagValue,
+    VARIATION_NOT_AFTER_MOVE, Visitor, nested_too_deep, tag_line_in_comment, visit_game,
+};
 use crate::reader::{DEFAULT_MAX_GAME_BYTES, GameText};
 use crate::record::{GameResult, Item, Record, StandardTags, is_tag_name};
 
@@ -519,10 +522,7 @@ impl Json<'_> {
                 }
                 JsonItem::Nag(nag) => {
                     if !after_move {
-                        return Err(self.error(
-                            span,
-                            "a NAG must follow a move (it annotates the move before it)".to_owned(),
-                        ));
+                        return Err(self.error(span, NAG_NOT_AFTER_MOVE.to_owned()));
                     }
                     if hidden {
                         continue;
@@ -531,17 +531,10 @@ impl Json<'_> {
                 }
                 JsonItem::Variation(inner) => {
                     if !after_move {
-                        return Err(self.error(
-                            span,
-                            "a variation must follow a move: it is another line in place of that move"
-                                .to_owned(),
-                        ));
+                        return Err(self.error(span, VARIATION_NOT_AFTER_MOVE.to_owned()));
                     }
                     if depth == MAX_VARIATION_DEPTH {
-                        return Err(self.error(
-                            span,
-                            format!("variations nest at most {MAX_VARIATION_DEPTH} deep"),
-                        ));
+                        return Err(self.error(span, nested_too_deep()));
                     }
                     let open = span.start..span.start + 1;
                     let close = span.end.saturating_sub(1)..span.end;
@@ -558,10 +551,7 @@ impl Json<'_> {
                     // Checked after its items, whose errors come first in
                     // the text.
                     if !holds_a_move {
-                        return Err(self.error(
-                            span,
-                            "an empty variation: a variation holds at least one move".to_owned(),
-                        ));
+                        return Err(self.error(span, EMPTY_VARIATION.to_owned()));
                     }
                     if skip {
                         continue;

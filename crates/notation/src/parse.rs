@@ -446,6 +446,18 @@ fn ends_move(b: u8) -> bool {
 /// refuses objects nested over 128 deep; a variation takes two).
 pub const MAX_VARIATION_DEPTH: usize = 50;
 
+/// What MGN and its JSON form say of a NAG or a variation out of place,
+/// of an empty variation and of variations nested too deep.
+pub(crate) const NAG_NOT_AFTER_MOVE: &str =
+    "a NAG must follow a move (it annotates the move before it)";
+pub(crate) const VARIATION_NOT_AFTER_MOVE: &str =
+    "a variation must follow a move: it is another line in place of that move";
+pub(crate) const EMPTY_VARIATION: &str = "an empty variation: a variation holds at least one move";
+
+pub(crate) fn nested_too_deep() -> String {
+    format!("variations nest at most {MAX_VARIATION_DEPTH} deep")
+}
+
 /// A variation whose `)` has not come yet: where its `(` stands.
 struct OpenVariation {
     at: usize,
@@ -919,16 +931,10 @@ impl<'a> GameParser<'a> {
                 }
                 b'(' => {
                     if !after_move {
-                        return Err(ParseError::new(
-                            start..start + 1,
-                            "a variation must follow a move: it is another line in place of that move",
-                        ));
+                        return Err(ParseError::new(start..start + 1, VARIATION_NOT_AFTER_MOVE));
                     }
                     if open.len() == MAX_VARIATION_DEPTH {
-                        return Err(ParseError::new(
-                            start..start + 1,
-                            format!("variations nest at most {MAX_VARIATION_DEPTH} deep"),
-                        ));
+                        return Err(ParseError::new(start..start + 1, nested_too_deep()));
                     }
                     if skipped_from.is_none() {
                         match visitor.begin_variation(start..start + 1) {
@@ -948,10 +954,7 @@ impl<'a> GameParser<'a> {
                         return Err(ParseError::new(start..start + 1, "`)` closes no variation"));
                     };
                     if !has_move {
-                        return Err(ParseError::new(
-                            variation.at..start + 1,
-                            "an empty variation: a variation holds at least one move",
-                        ));
+                        return Err(ParseError::new(variation.at..start + 1, EMPTY_VARIATION));
                     }
                     if skipped_from == Some(open.len()) {
                         skipped_from = None;
@@ -971,10 +974,7 @@ impl<'a> GameParser<'a> {
                         .parse::<Nag>()
                         .map_err(|e| ParseError::new(span.clone(), e))?;
                     if !after_move {
-                        return Err(ParseError::new(
-                            span,
-                            "a NAG must follow a move (it annotates the move before it)",
-                        ));
+                        return Err(ParseError::new(span, NAG_NOT_AFTER_MOVE));
                     }
                     hand_over!(visitor.nag(nag, span.clone()));
                     self.rest = &self.full[span.end..];
