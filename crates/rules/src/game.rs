@@ -130,11 +130,29 @@ pub struct PlayReport {
 /// occurs a third time only if its key is in the second filter, so most
 /// checks need no scan, even when the position was seen once. (Histories
 /// run to a dozen keys or more between captures.)
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct History {
     keys: Vec<u128>,
     once: [u64; 8],
     twice: [u64; 8],
+}
+
+impl Clone for History {
+    fn clone(&self) -> History {
+        History {
+            keys: self.keys.clone(),
+            once: self.once,
+            twice: self.twice,
+        }
+    }
+
+    /// Reuses `self`'s keys: copying a game into scratch space allocates
+    /// nothing once the space has grown.
+    fn clone_from(&mut self, source: &History) {
+        self.keys.clone_from(&source.keys);
+        self.once = source.once;
+        self.twice = source.twice;
+    }
 }
 
 impl History {
@@ -222,7 +240,7 @@ impl History {
 /// Both share one fast lane (a move sown once, its shape checked in a few
 /// steps where no direction is due and no hole closed) and `play` falls
 /// back to the full rules for the moves the lane leaves.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Game {
     position: Position,
     /// Repetition keys of this round since seeds last left the board (no
@@ -238,6 +256,30 @@ pub struct Game {
     /// What the fast lane needs of the position, while it holds (see
     /// [`Position::lean`]).
     lean: Option<Lean>,
+}
+
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        Game {
+            position: self.position,
+            history: self.history.clone(),
+            status: self.status,
+            open: self.open,
+            ended: self.ended,
+            lean: self.lean,
+        }
+    }
+
+    /// Reuses `self`'s history space (see [`History::clone_from`]): random
+    /// playouts copy a game into the same scratch game again and again.
+    fn clone_from(&mut self, source: &Game) {
+        self.history.clone_from(&source.history);
+        self.position = source.position;
+        self.status = source.status;
+        self.open = source.open;
+        self.ended = source.ended;
+        self.lean = source.lean;
+    }
 }
 
 impl Game {
@@ -264,11 +306,33 @@ impl Game {
         }
     }
 
+    /// Makes this game [`Game::start`]'s from `position`, its history's
+    /// space reused: random playouts start game after game.
+    pub fn restart(&mut self, position: Position) {
+        self.history.clear();
+        self.history.push(position.repetition_key());
+        self.position = position;
+        self.status = Status::Ongoing;
+        self.open = true;
+        self.ended = None;
+        self.lean = position.lean();
+    }
+
     /// The position after the last move (as settled: a game over has its
     /// rows swept, a match its next round set up, once settled).
     #[must_use]
     pub const fn position(&self) -> &Position {
         &self.position
+    }
+
+    /// Whether the last move, played with [`Game::play_unsettled`], ended
+    /// the game or round by itself (Olowuka's 25, a third occurrence):
+    /// [`Game::settle`] then ends it, and until then `play_unsettled`
+    /// refuses every move, so a caller choosing moves settles first.
+    /// ("Cannot move" is not known until settled.)
+    #[must_use]
+    pub const fn ended_unsettled(&self) -> bool {
+        self.ended.is_some()
     }
 
     /// The status as of the last settling (see [`Game::play_unsettled`]).
@@ -343,8 +407,8 @@ impl Game {
             Some(reason) => Ok(Some(reason)),
             None => self
                 .position
-                .first_playable(None)
-                .map(|found| found.is_none().then_some(EndReason::NoMoves)),
+                .has_legal_move()
+                .map(|can| (!can).then_some(EndReason::NoMoves)),
         };
         let mut report = PlayReport {
             gained,
@@ -429,13 +493,11 @@ impl Game {
         }
         let reason = match self.ended {
             Some(reason) => reason,
-            None => match self.position.first_playable(None)? {
-                Some(_) => {
-                    self.open = false;
-                    return Ok(report);
-                }
-                None => EndReason::NoMoves,
-            },
+            None if self.position.has_legal_move()? => {
+                self.open = false;
+                return Ok(report);
+            }
+            None => EndReason::NoMoves,
         };
         self.end_round(self.position, reason, &mut report)?;
         self.open = false;
@@ -484,7 +546,7 @@ impl Game {
             }
             position.refill();
             // At the start of a round only "cannot move" is checked.
-            if position.first_playable(None)?.is_some() {
+            if position.has_legal_move()? {
                 self.position = position;
                 self.history = History::new(position.repetition_key());
                 self.lean = position.lean();

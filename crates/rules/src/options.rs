@@ -616,7 +616,7 @@ impl Rules {
     #[must_use]
     #[inline]
     pub fn ends_at_twenty_five(self, stores: [u8; 2]) -> bool {
-        self.goal != 0 && stores.iter().any(|s| *s >= self.goal)
+        self.goal != 0 && stores[0].max(stores[1]) >= self.goal
     }
 
     /// Whether the game is played in rounds that continue after the first.

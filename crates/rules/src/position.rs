@@ -101,37 +101,106 @@ impl FromStr for Move {
     }
 }
 
-/// Up to 14 moves (7 holes, two directions on Olinda Keliya's first move),
-/// kept on the stack.
-#[derive(Clone, Copy, Debug, Default)]
+/// Up to 14 moves of one side (7 holes, two directions on Olinda Keliya's
+/// first move), kept on the stack.
+#[derive(Clone, Copy, Debug)]
 pub struct MoveList {
-    moves: [Option<Move>; 14],
+    side: Side,
+    /// The moves in `..len`, each as its hole's index plus 16 for
+    /// counter-clockwise or 32 for clockwise when it names a direction:
+    /// a list is 18 bytes to fill and copy (16 codes, so that an index
+    /// below 16 needs no bounds check).
+    codes: [u8; 16],
     len: u8,
 }
 
+/// `HOLES_OF[mask]`: the indices of the set bits of a 7-bit `mask`, lowest
+/// first, a byte each (the rest zero): a side's candidates from the mask of
+/// its non-empty holes in one load.
+static HOLES_OF: [u64; 128] = {
+    let mut table = [0u64; 128];
+    let mut mask = 0;
+    while mask < 128 {
+        let (mut bit, mut k) = (0, 0);
+        while bit < 7 {
+            if mask & (1 << bit) != 0 {
+                table[mask] |= (bit as u64) << (8 * k);
+                k += 1;
+            }
+            bit += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
+impl Default for MoveList {
+    fn default() -> MoveList {
+        MoveList::of(Side::South)
+    }
+}
+
 impl MoveList {
-    fn push(&mut self, mv: Move) {
-        self.moves[self.len as usize] = Some(mv);
+    /// An empty list of `side`'s moves.
+    const fn of(side: Side) -> MoveList {
+        MoveList {
+            side,
+            codes: [0; 16],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn push_code(&mut self, code: u8) {
+        self.codes[usize::from(self.len & 15)] = code;
         self.len += 1;
     }
 
+    #[inline(always)]
+    fn push(&mut self, mv: Move) {
+        self.side = mv.hole.side;
+        let dir = match mv.dir {
+            None => 0,
+            Some(Dir::Ccw) => 16,
+            Some(Dir::Cw) => 32,
+        };
+        self.push_code(mv.hole.index | dir);
+    }
+
+    #[inline(always)]
+    fn decode(&self, code: u8) -> Move {
+        const DIRS: [Option<Dir>; 4] = [None, Some(Dir::Ccw), Some(Dir::Cw), None];
+        Move {
+            hole: Hole::new(self.side, code & 15),
+            dir: DIRS[usize::from(code >> 4) & 3],
+        }
+    }
+
     #[must_use]
+    #[inline]
     pub fn len(&self) -> usize {
         self.len as usize
     }
 
     #[must_use]
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
     #[must_use]
+    #[inline]
     pub fn get(&self, i: usize) -> Option<Move> {
-        self.moves[..self.len()].get(i).copied().flatten()
+        self.codes[..self.len()]
+            .get(i)
+            .map(|&code| self.decode(code))
     }
 
+    #[inline]
     pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
-        self.moves[..self.len()].iter().flatten().copied()
+        self.codes[..self.len()]
+            .iter()
+            .map(|&code| self.decode(code))
     }
 
     #[must_use]
@@ -139,8 +208,24 @@ impl MoveList {
         self.iter().any(|m| m == mv)
     }
 
+    /// Removes the move at `i` and returns it, the last move taking its
+    /// place (as `Vec::swap_remove`): drawing moves at random without
+    /// replacement needs no other bookkeeping.
+    ///
+    /// # Panics
+    /// When `i` is not below [`MoveList::len`].
+    #[inline]
+    pub fn swap_remove(&mut self, i: usize) -> Move {
+        let len = self.len();
+        assert!(i < len, "swap_remove index {i} out of {len} moves");
+        let code = self.codes[i];
+        self.codes[i] = self.codes[len - 1];
+        self.len -= 1;
+        self.decode(code)
+    }
+
     fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
-        let mut out = MoveList::default();
+        let mut out = MoveList::of(self.side);
         for mv in self.iter() {
             if keep(mv) {
                 out.push(mv);
@@ -385,19 +470,43 @@ impl Position {
     /// (in both directions when a direction is due). Legality needs sowing:
     /// see [`Position::legal_moves`].
     #[must_use]
+    #[inline]
     pub fn candidates(&self) -> MoveList {
-        let mut list = MoveList::default();
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
         let side = self.to_move;
-        for i in 0..self.rules.holes() as u8 {
-            let hole = Hole::new(side, i);
-            if self.seeds(hole).is_some_and(|s| s > 0) {
-                if self.direction_due() {
-                    list.push(Move::with_dir(hole, Dir::Ccw));
-                    list.push(Move::with_dir(hole, Dir::Cw));
-                } else {
-                    list.push(Move::new(hole));
-                }
+        let mut list = MoveList::of(side);
+        let n = self.rules.holes();
+        let base = match side {
+            Side::South => 0,
+            Side::North => n,
+        };
+        // The side's row, a byte a hole (at most 7 holes: 56 bits).
+        let row = u64::from_le_bytes(
+            self.board[base % 8..base % 8 + 8]
+                .try_into()
+                .unwrap_or([0; 8]),
+        ) & ((1 << (8 * n)) - 1);
+        // The top bit of every non-empty hole's byte (no byte carries into
+        // the next, as 0x7f + 0x7f < 0x100), gathered into bit i for hole
+        // i: the multiplier's bytes move bit 8i + 7 to bit 56 + i, and no
+        // two of its partial products meet.
+        let tops = (((row & LOW7) + LOW7) | row) & HIGH;
+        let mut holes = ((tops >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
+        if self.closed != 0 {
+            holes &= !((self.closed >> base) as u8);
+        }
+        if self.direction_due() {
+            while holes != 0 {
+                let i = holes.trailing_zeros() as u8;
+                holes &= holes - 1;
+                list.push_code(i | 16);
+                list.push_code(i | 32);
             }
+        } else {
+            let codes = HOLES_OF[usize::from(holes & 0x7f)];
+            list.codes[..8].copy_from_slice(&codes.to_le_bytes());
+            list.len = holes.count_ones() as u8;
         }
         list
     }
@@ -653,8 +762,17 @@ impl Position {
         }
     }
 
+    /// [`Position::play_traced`] with nothing recorded. The common move,
+    /// legal and finite, takes [`crate::Game`]'s fast lane (sown once, no
+    /// verdict built); anything else is ruled on, and explained, by
+    /// `play_traced`.
+    #[inline]
     pub fn play(&self, mv: Move) -> Result<Played, PlayError> {
-        self.play_traced(mv, &mut NoTrace)
+        let mut position = *self;
+        match position.play_finite(mv) {
+            Some(laps) => Ok(Played::Finite { position, laps }),
+            None => self.play_traced(mv, &mut NoTrace),
+        }
     }
 
     /// Another move than `except` that is finite and feeds the opponent.
@@ -721,8 +839,37 @@ impl Position {
     /// Whether the side to move has a legal move. Cheaper than
     /// [`Position::legal_moves`]: one finite move settles it, since a finite
     /// move is legal unless a feeding move exists, which is then legal itself.
+    ///
+    /// [`Position::first_playable`]'s answer (and error) without its move:
+    /// a candidate is only sown, no position built, which is what
+    /// [`crate::Game`] asks after every move.
     pub fn has_legal_move(&self) -> Result<bool, PlayError> {
-        Ok(self.first_playable(None)?.is_some())
+        let endless_legal = self.rules.has(Opt::EndlessEndsGame);
+        let mut undecided = None;
+        for mv in self.candidates().iter() {
+            // Candidates have the shape of a move.
+            let Ok(dir) = self.check_shape(mv) else {
+                continue;
+            };
+            match self.sow(mv, dir, &mut NoTrace) {
+                Ok(_) => return Ok(true),
+                Err(Unending::Endless { .. }) if endless_legal => return Ok(true),
+                Err(Unending::Endless { .. }) => {}
+                Err(Unending::Undecided) => {
+                    undecided.get_or_insert(PlayErrorKind::Undecided {
+                        hole: mv.hole,
+                        budget: self.rules.lap_budget(),
+                    });
+                }
+            }
+        }
+        match undecided {
+            Some(kind) => Err(PlayError {
+                kind,
+                position: *self,
+            }),
+            None => Ok(false),
+        }
     }
 
     /// The first candidate that keeps the game going — a finite move, or an

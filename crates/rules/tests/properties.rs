@@ -279,3 +279,51 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Along random games: the candidates are every non-empty open hole of
+    /// the side to move, in hole order (both directions when one is due);
+    /// `has_legal_move` (which only sows) answers as `first_playable`
+    /// does, errors alike; `Position::play` (the fast lane first) gives
+    /// exactly what the full rules give for every candidate; and drawing
+    /// candidates with `swap_remove` yields each once.
+    #[test]
+    fn move_generation_is_the_full_rules(seed in any::<u64>()) {
+        let (mut rng, _, start, moves) = random_record(seed);
+        let (mut game, _) = Game::new(start).unwrap();
+        let mut trace = mancala_rules::Trace::default();
+        for mv in moves {
+            let pos = *game.position();
+            let mut expected = Vec::new();
+            for i in 0..pos.rules().holes() as u8 {
+                let hole = mancala_rules::Hole::new(pos.to_move(), i);
+                if pos.seeds(hole).is_some_and(|s| s > 0) {
+                    if pos.direction_due() {
+                        expected.push(mancala_rules::Move::with_dir(hole, mancala_rules::Dir::Ccw));
+                        expected.push(mancala_rules::Move::with_dir(hole, mancala_rules::Dir::Cw));
+                    } else {
+                        expected.push(mancala_rules::Move::new(hole));
+                    }
+                }
+            }
+            let mut candidates = pos.candidates();
+            prop_assert_eq!(candidates.iter().collect::<Vec<_>>(), expected.clone());
+            prop_assert_eq!(
+                pos.has_legal_move(),
+                pos.first_playable(None).map(|found| found.is_some())
+            );
+            for candidate in candidates.iter() {
+                prop_assert_eq!(pos.play(candidate), pos.play_traced(candidate, &mut trace));
+            }
+            let mut drawn = Vec::new();
+            while !candidates.is_empty() {
+                drawn.push(candidates.swap_remove(rng.usize(..candidates.len())));
+            }
+            drawn.sort_by_key(|m| (m.hole.index, m.dir.map(|d| d as u8)));
+            prop_assert_eq!(drawn, expected);
+            game.play(mv).unwrap();
+        }
+    }
+}
