@@ -127,6 +127,9 @@ pub struct AlphaBeta {
     budget: Budget,
     rng: Rng,
     table: Vec<Entry>,
+    /// The table holds nothing yet, so that a fresh player's first search
+    /// need not clear it again.
+    table_clean: bool,
     table_rules: Option<Rules>,
     nodes: u64,
     deadline: Option<Instant>,
@@ -139,6 +142,12 @@ pub struct AlphaBeta {
     /// since the last irreversible move start.
     path: Vec<u128>,
     path_start: usize,
+    /// The moves of the nodes along the current line, each node's above
+    /// its parent's: reused from node to node, so that expanding a node
+    /// neither allocates nor fills a fixed array.
+    kids: Vec<Kid>,
+    /// The rules' repetition rule holds (not `no-repetition-rule`).
+    repetition: bool,
     /// Evaluation weights: the override if set, else the rules' own.
     weights_override: Option<Weights>,
     weights: Weights,
@@ -182,6 +191,7 @@ impl AlphaBeta {
             budget: budget.capped(Self::MAX_DEPTH),
             rng: Rng::with_seed(seed),
             table: vec![Entry::default(); 1 << bits.clamp(1, 30)],
+            table_clean: true,
             table_rules: None,
             nodes: 0,
             deadline: None,
@@ -190,6 +200,8 @@ impl AlphaBeta {
             info: None,
             path: Vec::new(),
             path_start: 0,
+            kids: Vec::new(),
+            repetition: true,
             weights_override: None,
             // Set from the rules at every search.
             weights: Weights { store: 4, row: 1 },
@@ -337,9 +349,13 @@ impl AlphaBeta {
         // values are only good for that side.
         let side_changed = self.scoring == Scoring::Play && self.root_side != root.to_move();
         if self.table_rules != Some(rules) || side_changed {
-            self.table.fill(Entry::default());
+            if !self.table_clean {
+                self.table.fill(Entry::default());
+            }
             self.table_rules = Some(rules);
         }
+        self.table_clean = false;
+        self.repetition = !rules.has(Opt::NoRepetitionRule);
         self.root_side = root.to_move();
         self.weights = self
             .weights_override
@@ -435,8 +451,8 @@ impl AlphaBeta {
         }
     }
 
-    /// The moves of `pos` that play, with what they lead to, in `out`;
-    /// returns how many.
+    /// The moves of `pos` that play, but `skip`, with what they lead to,
+    /// pushed onto [`AlphaBeta::kids`] in candidate (hole) order.
     ///
     /// Below the root the search works on [`Position`]s, not [`Game`]s:
     /// [`Game::play`] clones a history and sows every move once more to see
@@ -448,48 +464,54 @@ impl AlphaBeta {
     /// history is not visible from outside, and the end of a round of a
     /// match ends the line (scored on holdings unless the match is over),
     /// since refilling is the rules crate's business.
-    fn expand(&self, pos: &Position, out: &mut [Kid; MAX_MOVES]) -> usize {
-        let rules = pos.rules();
-        let me = pos.to_move();
-        let repetition = !rules.has(Opt::NoRepetitionRule);
-        let mut n = 0;
+    fn expand(&mut self, pos: &Position, skip: Option<Move>) {
         for mv in pos.candidates().iter() {
-            let (next, state) = match pos.play(mv) {
-                Ok(Played::Finite { position, .. }) => (position, State::Ongoing),
-                Ok(Played::Endless { .. }) => (*pos, State::Ended(pos.holdings())),
-                Err(_) => continue,
-            };
-            let gained = pos.gains_to(next.stores());
-            // Seeds leave the board only into the stores (see `gains_to`).
-            let irreversible = gained != [0, 0];
-            let state = match state {
-                State::Ongoing if next.reaches_twenty_five() => State::Ended(next.holdings()),
-                State::Ongoing if repetition && !irreversible => {
-                    let key = next.repetition_key();
-                    let seen = self.path[self.path_start..]
-                        .iter()
-                        .filter(|&&k| k == key)
-                        .count();
-                    if seen >= 2 {
-                        State::Ended(next.holdings())
-                    } else {
-                        State::Ongoing
-                    }
-                }
-                state => state,
-            };
-            // A store holds at most 255 seeds: the casts are exact.
-            let gained = |s: Side| gained[s.index()] as i32;
-            out[n] = Kid {
-                mv,
-                pos: next,
-                gain: gained(me) - gained(me.opposite()),
-                state,
-                irreversible,
-            };
-            n += 1;
+            if Some(mv) != skip
+                && let Some(kid) = self.kid(pos, mv)
+            {
+                self.kids.push(kid);
+            }
         }
-        n
+    }
+
+    /// `mv` played from `pos`, with what it leads to, or `None` when it
+    /// does not play (see [`AlphaBeta::expand`]).
+    #[inline]
+    fn kid(&self, pos: &Position, mv: Move) -> Option<Kid> {
+        let (next, state) = match pos.play(mv) {
+            Ok(Played::Finite { position, .. }) => (position, State::Ongoing),
+            Ok(Played::Endless { .. }) => (*pos, State::Ended(pos.holdings())),
+            Err(_) => return None,
+        };
+        let gained = pos.gains_to(next.stores());
+        // Seeds leave the board only into the stores (see `gains_to`).
+        let irreversible = gained != [0, 0];
+        let state = match state {
+            State::Ongoing if next.reaches_twenty_five() => State::Ended(next.holdings()),
+            State::Ongoing if self.repetition && !irreversible => {
+                let key = next.repetition_key();
+                let seen = self.path[self.path_start..]
+                    .iter()
+                    .filter(|&&k| k == key)
+                    .count();
+                if seen >= 2 {
+                    State::Ended(next.holdings())
+                } else {
+                    State::Ongoing
+                }
+            }
+            state => state,
+        };
+        // A store holds at most 255 seeds: the casts are exact.
+        let me = pos.to_move();
+        let gained = |s: Side| gained[s.index()] as i32;
+        Some(Kid {
+            mv,
+            pos: next,
+            gain: gained(me) - gained(me.opposite()),
+            state,
+            irreversible,
+        })
     }
 
     /// The value for `side` of a game, or round, that ended in `pos` (the
@@ -601,34 +623,57 @@ impl AlphaBeta {
                 }
             }
         }
-        let mut kids = [Kid::filler(pos); MAX_MOVES];
-        let n = self.expand(pos, &mut kids);
-        if n == 0 {
-            // Cannot move: the game, or round, ends.
-            return self.ended_value(pos, pos.holdings(), side, ply);
-        }
-        let kids = &mut kids[..n];
-        let first = decode(table_move, side);
-        kids.sort_by_key(|c| (Some(c.mv) != first, -c.gain));
         // Whether a line below this node meets a horizon, apart from the
         // lines above it.
         let horizon_above = mem::replace(&mut self.horizon, false);
+        // The table's move is searched first, and alone: when it cuts off,
+        // the other moves need not be sown at all. Then the others, the
+        // biggest gains first (candidate order between equals): the order
+        // a sort of every move would give.
+        let base = self.kids.len();
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
-        for kid in kids.iter() {
-            let v = self.kid_value(kid, side, depth - 1, ply + 1, alpha, beta);
+        let first = decode(table_move, side)
+            .filter(|mv| pos.candidates().contains(*mv))
+            .and_then(|mv| self.kid(pos, mv));
+        let mut cut = false;
+        if let Some(kid) = first {
+            let v = self.kid_value(&kid, side, depth - 1, ply + 1, alpha, beta);
             if self.stopped {
                 return 0;
             }
-            if v > best {
-                best = v;
-                best_move = encode(kid.mv);
-            }
+            best = v;
+            best_move = encode(kid.mv);
             alpha = alpha.max(v);
-            if alpha >= beta {
-                break;
+            cut = alpha >= beta;
+        }
+        if !cut {
+            self.expand(pos, first.map(|kid| kid.mv));
+            let end = self.kids.len();
+            if end == base && first.is_none() {
+                // Cannot move: the game, or round, ends (no line below).
+                self.horizon = horizon_above;
+                return self.ended_value(pos, pos.holdings(), side, ply);
             }
+            self.kids[base..end].sort_by_key(|c| -c.gain);
+            for i in base..end {
+                let kid = self.kids[i];
+                let v = self.kid_value(&kid, side, depth - 1, ply + 1, alpha, beta);
+                if self.stopped {
+                    self.kids.truncate(base);
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    best_move = encode(kid.mv);
+                }
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
+            }
+            self.kids.truncate(base);
         }
         let bound = if best <= alpha0 {
             UPPER
@@ -703,22 +748,24 @@ impl AlphaBeta {
             return stand;
         }
         alpha = alpha.max(stand);
-        let mut kids = [Kid::filler(pos); MAX_MOVES];
-        let n = self.expand(pos, &mut kids);
-        if n == 0 {
+        let base = self.kids.len();
+        self.expand(pos, None);
+        let end = self.kids.len();
+        if end == base {
             return self.ended_value(pos, pos.holdings(), side, ply);
         }
-        let kids = &mut kids[..n];
-        kids.sort_by_key(|c| -c.gain);
+        self.kids[base..end].sort_by_key(|c| -c.gain);
         let mut best = stand;
         // Captures, and moves that end the game or round (their value is
         // exact, and standing pat would miss it).
-        for kid in kids.iter() {
+        for i in base..end {
+            let kid = self.kids[i];
             if kid.gain <= 0 && matches!(kid.state, State::Ongoing) {
                 continue;
             }
-            let v = self.kid_value(kid, side, depth - 1, ply + 1, alpha, beta);
+            let v = self.kid_value(&kid, side, depth - 1, ply + 1, alpha, beta);
             if self.stopped {
+                self.kids.truncate(base);
                 return 0;
             }
             best = best.max(v);
@@ -727,12 +774,10 @@ impl AlphaBeta {
                 break;
             }
         }
+        self.kids.truncate(base);
         best
     }
 }
-
-/// At most 7 holes, in two directions on Olinda Keliya's first move.
-const MAX_MOVES: usize = 14;
 
 /// How a move left the game, as far as a search without [`Game`] can tell.
 #[derive(Clone, Copy, Debug)]
@@ -753,19 +798,6 @@ struct Kid {
     state: State,
     /// Seeds left the board, so no earlier position can recur.
     irreversible: bool,
-}
-
-impl Kid {
-    /// A placeholder to fill a fixed-size array.
-    fn filler(pos: &Position) -> Kid {
-        Kid {
-            mv: Move::new(mancala_rules::Hole::new(pos.to_move(), 0)),
-            pos: *pos,
-            gain: 0,
-            state: State::Ongoing,
-            irreversible: false,
-        }
-    }
 }
 
 impl Player for AlphaBeta {

@@ -35,7 +35,7 @@ mod spec;
 pub use alphabeta::{AlphaBeta, Scoring};
 pub use budget::Budget;
 pub use mcts::Mcts;
-pub use play::{Child, children, holdings, play_random, playable_moves};
+pub use play::{Child, children, holdings, play_out, play_random, playable_moves};
 pub use simple::{Greedy, RandomPlayer};
 pub use spec::{ENGINES, Engine, ParseSpecError, PlayerKind, PlayerSpec, Setting};
 

@@ -94,7 +94,11 @@ impl Mcts {
             return None;
         }
         let side = game.position().to_move();
-        let mut tree = vec![Node {
+        // A node a playout, up to the bound: room for the first few
+        // thousand at once rather than copying the tree as it grows.
+        let room = (self.budget.limit_or(u32::MAX) as usize).clamp(1, 4096);
+        let mut tree = Vec::with_capacity(room.min(self.max_nodes) + 1);
+        tree.push(Node {
             game: game.clone(),
             mv: None,
             mover: side.opposite(),
@@ -103,7 +107,7 @@ impl Mcts {
             untried: MoveBuf::from(game.position().candidates()),
             visits: 0,
             reward: 0.0,
-        }];
+        });
         let mut playouts = 0u64;
         while playouts < u64::from(self.budget.limit_or(u32::MAX)) {
             // The first playout always runs, so a move is always found.
@@ -194,10 +198,15 @@ impl Mcts {
         let mut at = 0u32;
         let grows = tree.len() < self.max_nodes;
         loop {
+            // A refused move leaves the copy as it was, for the next one.
+            let mut copy: Option<Game> = None;
             while grows && let Some(mv) = tree[at as usize].untried.take_random(&mut self.rng) {
-                let mut game = tree[at as usize].game.clone();
+                let game = copy.get_or_insert_with(|| tree[at as usize].game.clone());
                 let mover = game.position().to_move();
                 if game.play(mv).is_ok() {
+                    let Some(game) = copy.take() else {
+                        unreachable!("the copy was just made");
+                    };
                     let untried = if game.outcome().is_some() {
                         MoveBuf::default()
                     } else {

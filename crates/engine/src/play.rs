@@ -3,7 +3,7 @@
 //! code for the transposition table.
 
 use fastrand::Rng;
-use mancala_rules::{Dir, Game, Hole, Move, MoveList, Opt, PlayReport, Played, Side};
+use mancala_rules::{Dir, Game, Hole, Move, MoveList, Opt, PlayError, PlayReport, RoundEnd, Side};
 
 /// A move that [`Game::play`] accepted, with the game after it.
 #[derive(Clone, Debug)]
@@ -76,49 +76,143 @@ pub fn play_random(game: &mut Game, rng: &mut Rng) -> Option<(Move, PlayReport)>
     None
 }
 
-/// A small stack buffer of moves to draw from at random without replacement.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct MoveBuf {
-    moves: [Move; 14],
-    len: usize,
-}
-
-impl Default for MoveBuf {
-    fn default() -> MoveBuf {
-        MoveBuf {
-            moves: [Move::new(Hole::new(Side::South, 0)); 14],
-            len: 0,
-        }
-    }
-}
+/// Candidates to draw from at random without replacement.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct MoveBuf(MoveList);
 
 impl From<MoveList> for MoveBuf {
     fn from(list: MoveList) -> MoveBuf {
-        let mut buf = MoveBuf::default();
-        for mv in list.iter() {
-            buf.moves[buf.len] = mv;
-            buf.len += 1;
-        }
-        buf
+        MoveBuf(list)
     }
 }
 
 impl MoveBuf {
     pub(crate) fn is_empty(&self) -> bool {
-        self.len == 0
+        self.0.is_empty()
     }
 
     /// Removes and returns a uniformly random move.
+    #[inline]
     pub(crate) fn take_random(&mut self, rng: &mut Rng) -> Option<Move> {
-        if self.len == 0 {
+        if self.0.is_empty() {
             return None;
         }
-        let i = rng.usize(..self.len);
-        let mv = self.moves[i];
-        self.len -= 1;
-        self.moves[i] = self.moves[self.len];
-        Some(mv)
+        let i = rng.usize(..self.0.len());
+        Some(self.0.swap_remove(i))
     }
+}
+
+/// Plays uniformly random legal moves on `game` until it is over, or
+/// `max_plies` moves have been played, and returns how many were played.
+///
+/// The moves are the ones [`play_random`] called again and again with the
+/// same `rng` plays, and the game ends as it then does (settled, so
+/// [`Game::outcome`] says how), but each move is sown once: a move is
+/// played with [`Game::play_unsettled`], and the next move played proves
+/// that its side could move, which [`Game::play`] would have found out by
+/// sowing a move more. The one difference is the lap budget's: where
+/// [`play_random`] refuses a move because what follows it cannot be
+/// decided within the budget, this returns that error (the game stays
+/// after the move, unsettled, and cannot go on).
+pub fn play_out(game: &mut Game, rng: &mut Rng, max_plies: u32) -> Result<u32, PlayError> {
+    let (plies, _) = random_moves(game, rng, max_plies, Until::GameEnds)?;
+    game.settle()?;
+    Ok(plies)
+}
+
+/// Where [`random_moves`] stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Until {
+    GameEnds,
+    /// The end of the game or of the current round of a match, whichever
+    /// comes first: the next round is set up, but not played.
+    RoundEnds,
+}
+
+/// [`play_out`]'s loop: the plies played, and the round that ended (under
+/// [`Until::RoundEnds`]). `game` may be left unsettled.
+///
+/// To play exactly [`play_random`]'s moves it settles before it draws a
+/// move when the last move ended the game or round by itself, and when
+/// no move it drew played it settles and, if that shows that the last
+/// move left its opponent unable to move, draws again from the next
+/// round's start (the draws made from the old position undone, as
+/// [`Game::play`] would never have made them).
+///
+/// A move the fast lane refuses is one [`Game::play`] refuses too (an
+/// endless move, one that starves the opponent while another feeds, one
+/// the lap budget cannot decide), except an endless move under
+/// `endless-ends-game`: only then is it played by the full rules, not
+/// sown again to be refused again.
+pub(crate) fn random_moves(
+    game: &mut Game,
+    rng: &mut Rng,
+    max_plies: u32,
+    until: Until,
+) -> Result<(u32, Option<RoundEnd>), PlayError> {
+    let endless_legal = game.position().rules().has(Opt::EndlessEndsGame);
+    let mut plies = 0;
+    // Settles what the last move left open; `Some` when that ended the
+    // game or a round, with the round that ended.
+    let settle = |game: &mut Game| -> Result<Option<Option<RoundEnd>>, PlayError> {
+        let report = game.settle()?;
+        let ended = !report.round_ends.is_empty() || report.outcome.is_some();
+        Ok(ended.then(|| report.round_ends.first().copied()))
+    };
+    'plies: while plies < max_plies {
+        if game.ended_unsettled()
+            && let Some(round) = settle(game)?
+            && until == Until::RoundEnds
+            && round.is_some()
+        {
+            return Ok((plies, round));
+        }
+        if game.outcome().is_some() {
+            break;
+        }
+        let drawn_from = rng.clone();
+        let mut moves = MoveBuf::from(game.position().candidates());
+        let mut settled = false;
+        loop {
+            let mv = moves.take_random(rng);
+            if let Some(mv) = mv
+                && game.play_unsettled(mv).is_some()
+            {
+                break;
+            }
+            if mv.is_some() && !endless_legal {
+                continue;
+            }
+            // An endless move to rule on, or no move left: what the last
+            // move left open is settled first, as `Game::play` does.
+            if !settled {
+                settled = true;
+                if let Some(round) = settle(game)? {
+                    if until == Until::RoundEnds {
+                        // The playout is over: its draws stay drawn.
+                        return Ok((plies, round));
+                    }
+                    *rng = drawn_from;
+                    continue 'plies;
+                }
+            }
+            let Some(mv) = mv else {
+                // No move plays, though the side may move: only the lap
+                // budget does that (see `play_random`).
+                break 'plies;
+            };
+            if let Ok(report) = game.play(mv) {
+                if until == Until::RoundEnds
+                    && let Some(end) = report.round_ends.first()
+                {
+                    return Ok((plies + 1, Some(*end)));
+                }
+                break;
+            }
+        }
+        plies += 1;
+    }
+    Ok((plies, None))
 }
 
 /// Each side's holdings: store (or captures, or winnings) plus the seeds in
@@ -153,27 +247,25 @@ impl PlayoutEnd {
     }
 }
 
-/// Random playouts, with scratch space reused from one to the next.
+/// Random playouts through [`Game`], with scratch space reused from one to
+/// the next.
 ///
-/// A playout plays uniformly random legal moves on a copy of the position
-/// until the game, or the current round of a match, ends, or `max_plies`
-/// moves have been played. It then scores the holdings (stores plus row
-/// seeds), which is exactly the game's score, or a round's result, when the
-/// playout ended by the rules.
-///
-/// Playouts work on [`Position`](mancala_rules::Position)s rather than [`Game`]s, which halves their
-/// cost: [`Game::play`] sows every move once more to decide whether the
-/// next player can move, while here that is found out by trying the next
-/// move. The end checks are the rules' own (endless move under
-/// `endless-ends-game`, Olowuka's 25, repetition, cannot move), with one
-/// approximation: repetitions are counted from the playout's first position
-/// only, since a game's history is not visible from outside. Stopping at the
-/// end of a round keeps playouts of Pallankuzhi and Rio Kadalis short (a
-/// random match lasts 20-odd rounds and 500 to 700 plies), and refilling is
-/// not needed; the holdings after a round say who is winning the match.
+/// A playout plays uniformly random legal moves on a copy of the game (see
+/// [`random_moves`]) until the game, or the current round of a match,
+/// ends, or `max_plies` moves have been played. It then scores the
+/// holdings (stores plus row seeds), which is exactly the game's score, or
+/// a round's result, when the playout ended by the rules. The end checks
+/// are the rules' own (the game's, played from the playout's first
+/// position), with one approximation: repetitions count from that
+/// position on, as the game started there knows no earlier history.
+/// Stopping at the end of a round keeps playouts of Pallankuzhi and Rio
+/// Kadalis short (a random match lasts 20-odd rounds and 500 to 700
+/// plies); the holdings after a round say who is winning the match.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Playouts {
-    keys: Vec<u128>,
+    /// The game played out, restarted for each playout: its history's
+    /// space is reused.
+    scratch: Option<Game>,
 }
 
 impl Playouts {
@@ -183,42 +275,22 @@ impl Playouts {
                 holdings: outcome.score,
             };
         }
-        let mut pos = *game.position();
-        let rules = pos.rules();
-        let repetition = !rules.has(Opt::NoRepetitionRule);
-        self.keys.clear();
-        self.keys.push(pos.repetition_key());
-        'plies: for _ in 0..max_plies {
-            let mut moves = MoveBuf::from(pos.candidates());
-            let next = loop {
-                let Some(mv) = moves.take_random(rng) else {
-                    // Cannot move.
-                    break 'plies;
-                };
-                match pos.play(mv) {
-                    Ok(Played::Finite { position, .. }) => break position,
-                    // `endless-ends-game`: over, the board as it was.
-                    Ok(Played::Endless { .. }) => break 'plies,
-                    Err(_) => {}
-                }
-            };
-            let irreversible = next.board_seeds() != pos.board_seeds();
-            pos = next;
-            if pos.reaches_twenty_five() {
-                break;
+        let start = *game.position();
+        let scratch = match &mut self.scratch {
+            Some(scratch) => {
+                scratch.restart(start);
+                scratch
             }
-            if irreversible {
-                self.keys.clear();
-            }
-            let key = pos.repetition_key();
-            if repetition && self.keys.iter().filter(|&&k| k == key).count() >= 2 {
-                break;
-            }
-            self.keys.push(key);
-        }
-        PlayoutEnd {
-            holdings: pos.holdings(),
-        }
+            None => self.scratch.insert(Game::start(start)),
+        };
+        let holdings = match random_moves(scratch, rng, max_plies, Until::RoundEnds) {
+            Ok((_, Some(round))) => round.holdings,
+            // Over, or stopped: at `max_plies`, where no move plays (the
+            // lap budget's doing), or where the budget leaves the game
+            // unable to go on.
+            Ok((_, None)) | Err(_) => holdings(scratch),
+        };
+        PlayoutEnd { holdings }
     }
 }
 

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use fastrand::Rng;
+use mancala_engine::play_out as random_game_to_end;
 use mancala_engine::{
     AlphaBeta, Budget, Greedy, Mcts, Player, PlayerSpec, RandomPlayer, children, play_random,
     playable_moves,
@@ -83,6 +84,70 @@ fn every_engine_plays_legal_moves_in_random_positions() {
             }
         }
     }
+}
+
+/// `play_out` plays the moves `play_random` plays, a call a ply, with the
+/// same generator: the same plies, the same end, the generator left in the
+/// same state; a few games in a row on one generator, in every rule set.
+#[test]
+fn a_playout_is_play_random_again_and_again() {
+    for (r, rules) in all_rules().into_iter().enumerate() {
+        let mut a = Rng::with_seed(r as u64);
+        let mut b = Rng::with_seed(r as u64);
+        for _ in 0..8 {
+            let mut by_ply = start(rules);
+            let mut plies = 0;
+            while plies < 3000 && play_random(&mut by_ply, &mut a).is_some() {
+                plies += 1;
+            }
+            let mut played_out = start(rules);
+            let n = random_game_to_end(&mut played_out, &mut b, 3000).unwrap();
+            let what = format!("{} [{}]", rules.game(), rules.options());
+            assert_eq!(n, plies, "{what}");
+            assert_eq!(played_out.outcome(), by_ply.outcome(), "{what}");
+            assert_eq!(played_out.position(), by_ply.position(), "{what}");
+            assert_eq!(a.u64(..), b.u64(..), "{what}");
+        }
+    }
+}
+
+/// Under a lap budget small enough to leave moves undecided, `play_out`
+/// either plays `play_random`'s game or stops with the budget's error
+/// (where `play_random` would refuse a move for what follows it).
+#[test]
+fn a_playout_under_a_tiny_lap_budget_is_play_random_or_undecided() {
+    let mut agreed = 0;
+    for id in GameId::ALL {
+        for budget in [2, 4, 8, 16] {
+            let rules = Rules::standard(id).with_lap_budget(budget).unwrap();
+            let Ok((start, _)) = Game::new(Position::new(rules)) else {
+                continue;
+            };
+            for seed in 0..20 {
+                let mut a = Rng::with_seed(seed);
+                let mut b = Rng::with_seed(seed);
+                let mut by_ply = start.clone();
+                let mut plies = 0;
+                while plies < 3000 && play_random(&mut by_ply, &mut a).is_some() {
+                    plies += 1;
+                }
+                let mut played_out = start.clone();
+                match random_game_to_end(&mut played_out, &mut b, 3000) {
+                    Ok(n) => {
+                        assert_eq!(n, plies);
+                        assert_eq!(played_out.outcome(), by_ply.outcome());
+                        assert_eq!(played_out.position(), by_ply.position());
+                        agreed += 1;
+                    }
+                    Err(e) => assert!(
+                        matches!(e.kind, mancala_rules::PlayErrorKind::Undecided { .. }),
+                        "{e}"
+                    ),
+                }
+            }
+        }
+    }
+    assert!(agreed > 0);
 }
 
 #[test]
