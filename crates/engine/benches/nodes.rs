@@ -10,35 +10,17 @@
 
 use divan::Bencher;
 use divan::counter::ItemsCount;
-use fastrand::Rng;
-use mancala_engine::{AlphaBeta, Budget, play_random};
-use mancala_rules::{Game, GameId, Position, Rules};
+use mancala_engine::{AlphaBeta, Budget};
+use mancala_rules::{Game, GameId};
+
+mod common;
+use common::positions;
 
 fn main() {
     divan::main();
 }
 
 const DEPTH: u32 = AlphaBeta::DEFAULT_DEPTH;
-
-/// The start, and the position before every tenth ply of a seeded random
-/// game, up to six positions.
-fn positions(id: GameId) -> Vec<Game> {
-    let rules = Rules::standard(id);
-    let Ok((mut game, _)) = Game::new(Position::new(rules)) else {
-        unreachable!("the start can be played");
-    };
-    let mut rng = Rng::with_seed(2024);
-    let mut out = vec![game.clone()];
-    for ply in 1..=50 {
-        if play_random(&mut game, &mut rng).is_none() {
-            break;
-        }
-        if ply % 10 == 0 && game.outcome().is_none() {
-            out.push(game.clone());
-        }
-    }
-    out
-}
 
 fn player() -> AlphaBeta {
     // A small table: divan may build a few players ahead of timing them.

@@ -13,8 +13,8 @@
 //! number per second, so that `valgrind --tool=callgrind` gives
 //! instructions per unit: `crates/bench/benches/engine_speed.py` runs it
 //! that way, beside an older build if asked. It uses only the engine's
-//! public API; against a revision without `play_out`, `playouts` is
-//! `random` (the same games).
+//! public API (and `benches/common/mod.rs`, copied along); against a
+//! revision without `play_out`, `playouts` is `random` (the same games).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -22,14 +22,11 @@ use std::time::Instant;
 
 use fastrand::Rng;
 use mancala_engine::{AlphaBeta, Budget, Mcts, play_out, play_random};
-use mancala_rules::{Game, GameId, Position, Rules};
+use mancala_rules::GameId;
 
-fn start(id: GameId) -> Game {
-    match Game::new(Position::new(Rules::standard(id))) {
-        Ok((game, _)) => game,
-        Err(e) => unreachable!("the start of {id} plays: {e}"),
-    }
-}
+#[path = "../benches/common/mod.rs"]
+mod common;
+use common::{positions, start};
 
 /// `n` seeded random games to the end through [`play_out`]; their plies.
 fn playouts(id: GameId, n: u64) -> u64 {
@@ -58,24 +55,7 @@ fn random_plies(id: GameId, n: u64) -> u64 {
     plies
 }
 
-/// The start and the position before every tenth ply of a seeded random
-/// game, up to six positions (as the `nodes` bench searches).
-fn positions(id: GameId) -> Vec<Game> {
-    let mut game = start(id);
-    let mut rng = Rng::with_seed(2024);
-    let mut out = vec![game.clone()];
-    for ply in 1..=50 {
-        if play_random(&mut game, &mut rng).is_none() {
-            break;
-        }
-        if ply % 10 == 0 && game.outcome().is_none() {
-            out.push(game.clone());
-        }
-    }
-    out
-}
-
-/// Alpha-beta to `depth` on [`positions`], a fresh 2^16-slot player each;
+/// Alpha-beta to `depth` on [`positions`] (the `nodes` bench's), a fresh 2^16-slot player each;
 /// the nodes visited.
 fn alphabeta(id: GameId, depth: u64) -> u64 {
     positions(id)
