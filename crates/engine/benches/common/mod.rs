@@ -1,6 +1,9 @@
 //! What the `nodes` bench and the `speed` example both search (included
 //! by path, as `mod common`).
 
+// Each includer uses a part of it.
+#![allow(dead_code)]
+
 use fastrand::Rng;
 use mancala_engine::play_random;
 use mancala_rules::{Game, GameId, Position, Rules};
