@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Random playouts per second: OpenSpiel's C++ Oware and Kalah next to ours.
 
-    python3 crates/bench/benches/openspiel.py [--games N] [--venv DIR]
+    python3 crates/bench/benches/openspiel.py [--games N] [--venv DIR] [--instructions]
 
 Installs OpenSpiel (the `open-spiel` package from PyPI) into a virtualenv
 (default target/openspiel-venv; made once, reused after), builds our
@@ -18,7 +18,9 @@ run times
 It prints plies per second of each, and the ratio of ours (Olowuka, the
 nearest of our games to Oware: same board, single laps aside) to OpenSpiel's
 Oware and Kalah. Oware and Kalah sow single laps; our games relay, so a ply
-of ours sows more. Not run in CI. If OpenSpiel cannot be installed (no
+of ours sows more. `--instructions` also counts instructions per ply with
+valgrind (OpenSpiel's C++ path with one Python call a game, ours), which
+does not move with the machine's load. Not run in CI. If OpenSpiel cannot be installed (no
 wheel for this platform or Python, no network), the script says so, prints
 our figures alone and exits with status 1.
 """
@@ -97,10 +99,45 @@ def ours(games: int) -> dict[str, tuple[int, float]]:
     return out
 
 
+def callgrind(cmd: list[str]) -> int:
+    """Instructions `cmd` executes, counted by valgrind's callgrind."""
+    err = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd], capture_output=True, text=True
+    ).stderr
+    m = re.search(r"refs:\s+([\d,]+)", err)
+    if not m:
+        sys.exit(f"no instruction count from valgrind: {err[-400:]}")
+    return int(m.group(1).replace(",", ""))
+
+
+def instructions(python: Path, games: int) -> None:
+    """Instructions per ply of OpenSpiel's Oware and Kalah and of our Olowuka
+    (a run of no games taken off each: interpreter and process start-up)."""
+    probe = OPENSPIEL_PROBE.replace('("oware", "mancala")', "(sys.argv[2],)")
+    speed = ROOT / "target" / "release" / "examples" / "speed"
+    rows = []
+    for name, label in (("oware", "OpenSpiel C++ oware"), ("mancala", "OpenSpiel C++ kalah")):
+        out = subprocess.run([str(python), "-c", probe, str(games), name], capture_output=True, text=True).stdout
+        plies = int(out.split()[2])
+        idle = callgrind([str(python), "-c", probe, "0", name])
+        rows.append((label, (callgrind([str(python), "-c", probe, str(games), name]) - idle) / plies))
+    line = subprocess.run([str(speed), "playouts", "olowuka", str(games)], capture_output=True, text=True).stdout
+    plies = int(re.search(r": (\d+) plies", line).group(1))
+    idle = callgrind([str(speed), "playouts", "olowuka", "0"])
+    rows.append(("ours olowuka", (callgrind([str(speed), "playouts", "olowuka", str(games)]) - idle) / plies))
+    print(f"\n{'instructions per ply (callgrind)':<34} {'':>10}")
+    for label, per_ply in rows:
+        print(f"{label:<34} {per_ply:>10,.0f}")
+    print(f"OpenSpiel Oware / ours olowuka, instructions per ply: {rows[0][1] / rows[2][1]:.2f}x")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20000, help="random games of each (default 20000)")
     parser.add_argument("--venv", type=Path, default=ROOT / "target" / "openspiel-venv")
+    parser.add_argument(
+        "--instructions", action="store_true", help="also count instructions per ply with valgrind (1,000 games)"
+    )
     args = parser.parse_args()
 
     python, why = install(args.venv)
@@ -132,6 +169,8 @@ def main() -> int:
     for name, label in (("oware", "Oware"), ("mancala", "Kalah")):
         plies, secs = theirs[name]
         print(f"ours olowuka / OpenSpiel {label}, plies per second: {ours_rate / (plies / secs):.2f}x")
+    if args.instructions:
+        instructions(python, 1000)
     return 0
 
 
