@@ -48,15 +48,24 @@ fn analysing_an_analysed_record_changes_nothing() {
 }
 
 #[test]
-fn other_comments_are_kept_and_every_move_gets_an_evaluation() {
-    let record = "[Game \"olowuka\"]\n\n{before} 1. E {mine} 1... a {[%eval +40,1] stale} 2. B *\n";
+fn what_others_wrote_is_kept_and_every_move_gets_an_evaluation() {
+    let record = "[Game \"olowuka\"]\n\n{before} 1. E! {mine} ( 1. A {theirs} ) 1... a?? \
+                  {[%eval +40,1] stale} ( 1... b {[%eval +41,1]} ) 2. B $14 *\n";
     let out = run("mancala-analyze", &["--depth", "3"], record.as_bytes());
     assert_eq!(out.code, 0, "{}", out.stderr);
     let text = &out.stdout;
-    assert!(text.contains("{before} 1. E {[%eval "), "{text}");
-    assert!(text.contains("{mine}"), "{text}");
-    assert!(!text.contains("stale"), "{text}");
-    assert_eq!(text.matches("{[%eval ").count(), 3, "{text}");
+    for kept in ["{before} 1. E", " ! {mine}", "1. A {theirs} )", " $14"] {
+        assert!(text.contains(kept), "{kept}: {text}");
+    }
+    for replaced in ["stale", "+41,1"] {
+        assert!(!text.contains(replaced), "{replaced}: {text}");
+    }
+    // Three moves, an evaluation each, and one more per best line.
+    let evaluations = text.matches("{[%eval ").count();
+    let lines = text.matches('(').count() - 1;
+    assert_eq!(evaluations, 3 + lines, "{text}");
+    let again = run("mancala-analyze", &["--depth", "3"], text.as_bytes());
+    assert_eq!(&again.stdout, text);
 }
 
 #[test]

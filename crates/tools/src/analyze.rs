@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use mancala_engine::analysis::{Analyser, Limit, Review, Value};
-use mancala_notation::{Item, Record};
+use mancala_notation::{Eval, Item, Nag, Record};
 use mancala_rules::{Game, Side, plural};
 use serde::Serialize;
 
@@ -30,14 +30,16 @@ Examples:
   mancala-analyze --solve --nodes 5000000 endgame.mgn
   mancala-analyze --format json games.mgn    JSON records out, JSON summaries on stderr
 
-Comments:
-  After every move: {[%eval V,D] ...}, V the value of the move played for
-  its mover, in whole seeds at the end of the game with best play as far
-  as a search of D plies saw; {[%eval =V] ...} when V is exact (every line
-  searched reached the end).
-  When another move was better: its value and line, and from --inaccuracy
-  seeds lost on, the verdict (inaccuracy, mistake, blunder). A comment
-  that begins with [%eval is the tool's own: analysing again replaces it.
+Annotations:
+  After every move: its NAG when it lost seeds against the best move (?!
+  from --inaccuracy seeds, ? from --mistake, ?? from --blunder), then
+  {[%eval V,D]}, V the value of the move for its mover in whole seeds at
+  the end of the game with best play as far as a search of D plies saw
+  ({[%eval =V]}: exact, every line searched reached the end), then, when
+  the search preferred another move, the best line as a variation. The
+  tool's evaluations, the variations that hold one and the marks ?!, ?, ??
+  on the main line are replaced when a record is analysed again; all else
+  is kept.
 
 Exit status: 0 every game analysed, 1 some game invalid (reported, not
 analysed), 2 usage or I/O error.";
@@ -125,15 +127,20 @@ enum Verdict {
 }
 
 impl Verdict {
-    fn word(self) -> &'static str {
+    /// The NAG that marks the verdict: `?!`, `?`, `??`.
+    fn nag(self) -> Option<Nag> {
         match self {
-            Verdict::Good => "",
-            Verdict::Inaccuracy => "Inaccuracy",
-            Verdict::Mistake => "Mistake",
-            Verdict::Blunder => "Blunder",
+            Verdict::Good => None,
+            Verdict::Inaccuracy => Some(Nag::DUBIOUS),
+            Verdict::Mistake => Some(Nag::MISTAKE),
+            Verdict::Blunder => Some(Nag::BLUNDER),
         }
     }
 }
+
+/// The NAGs a verdict writes: the tool's own verdict replaces them on a
+/// main-line move (other NAGs are kept).
+const VERDICT_NAGS: [Nag; 3] = [Nag::DUBIOUS, Nag::MISTAKE, Nag::BLUNDER];
 
 /// The thresholds, in hundredths of a seed.
 #[derive(Clone, Copy, Debug)]
@@ -157,50 +164,66 @@ impl Thresholds {
     }
 }
 
-/// A comment the tool wrote: analysing again replaces it.
+/// How the tool's comments begin (an `[%eval …]` command): analysing
+/// again replaces them, and the variations that hold one.
 const OWN_COMMENT: &str = "[%eval ";
 
-/// A number of seeds from hundredths, as the comments write losses: at
-/// most two decimals, trailing zeros dropped.
-fn seeds(centiseeds: i32) -> String {
-    let (whole, frac) = (centiseeds / 100, (centiseeds % 100).abs());
-    match frac {
-        0 => whole.to_string(),
-        _ if frac % 10 == 0 => format!("{whole}.{}", frac / 10),
-        _ => format!("{whole}.{frac:02}"),
+/// Whether `item` is what an analysis wrote: its evaluation comment, or a
+/// variation holding one.
+fn is_own(item: &Item) -> bool {
+    let own_comment =
+        |item: &Item| matches!(item, Item::Comment { comment } if comment.starts_with(OWN_COMMENT));
+    match item {
+        Item::Variation { variation } => variation.iter().any(own_comment),
+        item => own_comment(item),
     }
 }
 
-/// The `[%eval …]` command of a value (spec/notation.md §6.7): whole seeds,
-/// with the depth for an estimate.
-fn eval_command(value: Value, depth: u32) -> String {
-    if value.exact {
-        format!("{OWN_COMMENT}{value}]")
+/// The evaluation comment of `value`, searched `depth` plies deep
+/// (spec/notation.md §6.7: whole seeds; an exact value has no depth).
+fn eval_comment(value: Value, depth: u32) -> Item {
+    let eval = if value.exact {
+        Eval::Exact {
+            seeds: value.seeds(),
+        }
     } else {
-        format!("{OWN_COMMENT}{value},{depth}]")
+        Eval::Estimate {
+            seeds: value.seeds(),
+            depth: Some(depth),
+        }
+    };
+    Item::Comment {
+        comment: eval.to_string(),
     }
 }
 
-/// The comment after a move: its evaluation, and when another move was
-/// better, that move's value and line and the verdict.
-fn comment(review: &Review, verdict: Verdict) -> String {
+/// The items the analysis writes after a move played in `before`: the
+/// verdict's NAG, the evaluation, and when the search preferred another
+/// move, the best line as a variation (its first move with its own
+/// evaluation, and the round markers the line crosses).
+fn annotations(before: &Game, review: &Review, verdict: Verdict) -> Vec<Item> {
     let analysis = &review.analysis;
-    let mut text = eval_command(review.value, analysis.depth);
+    let mut items = Vec::with_capacity(3);
+    items.extend(verdict.nag().map(|nag| Item::Nag { nag }));
+    items.push(eval_comment(review.value, analysis.depth));
     if review.played != analysis.best {
-        if verdict != Verdict::Good {
-            let _ = write!(
-                text,
-                " {} (loses {}).",
-                verdict.word(),
-                seeds(review.loss())
-            );
+        let mut game = before.clone();
+        let mut line = Vec::with_capacity(analysis.line.len() * 2);
+        for (i, mv) in analysis.line.iter().enumerate() {
+            // The line was played from this position: it plays again.
+            let Ok(report) = game.play(*mv) else { break };
+            line.push(Item::Move {
+                mv: *mv,
+                captured: None,
+            });
+            if i == 0 {
+                line.push(eval_comment(analysis.value, analysis.depth));
+            }
+            line.extend(check::rounds_begun(&report).map(|round| Item::Round { round }));
         }
-        let _ = write!(text, " Best {}:", analysis.value);
-        for mv in &analysis.line {
-            let _ = write!(text, " {mv}");
-        }
+        items.push(Item::Variation { variation: line });
     }
-    text
+    items
 }
 
 /// One side's moves, as the summary counts them.
@@ -330,7 +353,8 @@ fn annotate(
     let mut ply = 0;
     for item in &record.items {
         match item {
-            Item::Comment { comment } if comment.starts_with(OWN_COMMENT) => {}
+            item if is_own(item) => {}
+            Item::Nag { nag } if VERDICT_NAGS.contains(nag) => {}
             Item::Move { mv, .. } => {
                 ply += 1;
                 items.push(item.clone());
@@ -351,9 +375,7 @@ fn annotate(
                             nodes: review.analysis.nodes,
                         });
                     }
-                    items.push(Item::Comment {
-                        comment: comment(&review, verdict),
-                    });
+                    items.extend(annotations(&game, &review, verdict));
                 }
                 // The record is valid: its moves play.
                 let _ = game.play(*mv);
@@ -570,13 +592,5 @@ mod tests {
         assert_eq!(decisive_ply(&evals, Side::South), Some(4));
         assert_eq!(decisive_ply(&evals, Side::North), Some(3));
         assert_eq!(decisive_ply(&[100, 200], Side::South), None);
-    }
-
-    #[test]
-    fn losses_print_without_a_sign() {
-        assert_eq!(seeds(325), "3.25");
-        assert_eq!(seeds(0), "0");
-        assert_eq!(seeds(50), "0.5");
-        assert_eq!(seeds(1205), "12.05");
     }
 }
