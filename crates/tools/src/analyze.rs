@@ -15,7 +15,7 @@ use mancala_rules::{Game, Side, plural};
 use serde::Serialize;
 
 use crate::diagnostic;
-use crate::flags::{ColorFlag, JobsFlag, LapBudgetFlag};
+use crate::flags::{ColorFlag, JobsFlag, LapBudgetFlag, RecordFilesFlag};
 use crate::input::{self, InputName, SourcedGame};
 use crate::output::{self, EXIT_FAILURE, EXIT_OK, Format};
 use crate::parallel::{self, Delivery};
@@ -54,10 +54,8 @@ analysed), 2 usage or I/O error.";
     mut_arg("color", |a| a.help("When to colour the error reports.")),
 )]
 pub struct Args {
-    /// Record files to analyse, MGN or JSON records (told apart by their
-    /// first character); a directory reads the *.mgn, *.json and *.jsonl
-    /// files under it; `-` or nothing reads stdin.
-    pub files: Vec<std::path::PathBuf>,
+    #[command(flatten)]
+    pub input: RecordFilesFlag,
     /// `text`: annotated records in canonical notation and a summary line
     /// per game on stderr; `json`: annotated records as NDJSON and each
     /// summary as a JSON object on stderr.
@@ -485,7 +483,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     } else {
         Limit::Depth(args.depth.unwrap_or(DEFAULT_DEPTH))
     };
-    let names = input::inputs(&args.files);
+    let names = input::inputs(&args.input.files);
     let settings = Settings {
         names: &names,
         format: args.format,

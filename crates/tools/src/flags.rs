@@ -254,6 +254,15 @@ impl MaxErrorsFlag {
     }
 }
 
+/// The record files a tool reads (validate, render, analyze).
+#[derive(Debug, Clone, clap::Args)]
+pub struct RecordFilesFlag {
+    /// Record files, MGN or JSON records (told apart by their first
+    /// character); a directory reads the *.mgn, *.json and *.jsonl files
+    /// under it, in path order; `-` or nothing reads stdin.
+    pub files: Vec<std::path::PathBuf>,
+}
+
 /// `--jobs`.
 #[derive(Debug, Clone, Copy, clap::Args)]
 pub struct JobsFlag {

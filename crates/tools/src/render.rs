@@ -9,7 +9,7 @@ use mancala_rules::{EndReason, Move, PlayError, Position, RoundEnd, Rules, plura
 use serde::Serialize;
 
 use crate::diagnostic;
-use crate::flags::{ColorFlag, GameFlags, LapBudgetFlag, MaxErrorsFlag};
+use crate::flags::{ColorFlag, GameFlags, LapBudgetFlag, MaxErrorsFlag, RecordFilesFlag};
 use crate::input::{self, InputName, SourcedGame};
 use crate::moves_arg;
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
@@ -55,10 +55,8 @@ Exit status: 0 ok, 1 some game invalid (the others are still drawn), 2 usage or 
     mut_arg("color", |a| a.help("Colour the lifted, last sown and captured holes.")),
 )]
 pub struct Args {
-    /// Record files to draw, MGN or JSON records (told apart by their
-    /// first character); a directory reads the *.mgn, *.json and *.jsonl
-    /// files under it, in path order; `-` or nothing reads stdin.
-    pub files: Vec<std::path::PathBuf>,
+    #[command(flatten)]
+    pub input: RecordFilesFlag,
     /// Draw the position after this ply (0: the starting position).
     #[arg(long, conflicts_with_all = ["plies", "laps"])]
     pub ply: Option<usize>,
@@ -883,7 +881,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
         invalid: 0,
     };
     if args.setup.is_some() || args.moves.is_some() || args.game.game.is_some() {
-        if !args.files.is_empty() {
+        if !args.input.files.is_empty() {
             output::error_line(
                 "error: --game, --setup and --moves draw one game of their own; they take no record files",
             );
@@ -899,7 +897,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
             }
         }
     } else {
-        let names: Vec<InputName> = input::inputs(&args.files);
+        let names: Vec<InputName> = input::inputs(&args.input.files);
         let mut failed = false;
         for item in input::games(&names) {
             match item {

@@ -9,7 +9,7 @@ use mancala_rules::{Game, GameId, Options, Outcome, RoundEnd, plural};
 use serde::Serialize;
 
 use crate::diagnostic;
-use crate::flags::{ColorFlag, JobsFlag, LapBudgetFlag, MaxErrorsFlag};
+use crate::flags::{ColorFlag, JobsFlag, LapBudgetFlag, MaxErrorsFlag, RecordFilesFlag};
 use crate::input::{self, InputName, SourcedGame};
 use crate::output::{self, EXIT_FAILURE, EXIT_OK, Format};
 use crate::parallel::{self, Delivery};
@@ -37,10 +37,8 @@ Exit status: 0 every game valid, 1 some game invalid, 2 usage or I/O error.";
     mut_arg("color", |a| a.help("When to colour the error reports.")),
 )]
 pub struct Args {
-    /// Record files to check, MGN or JSON records (told apart by their
-    /// first character); a directory reads the *.mgn, *.json and *.jsonl
-    /// files under it, in path order; `-` or nothing reads stdin.
-    pub files: Vec<std::path::PathBuf>,
+    #[command(flatten)]
+    pub input: RecordFilesFlag,
     /// `text`: valid games in canonical notation on stdout; `json`: one
     /// verdict per game (valid or not) as NDJSON.
     #[arg(long, value_enum, default_value_t)]
@@ -256,7 +254,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
         );
         return Ok(EXIT_FAILURE);
     }
-    let names = input::inputs(&args.files);
+    let names = input::inputs(&args.input.files);
     let settings = Settings {
         names: &names,
         format: args.format,
