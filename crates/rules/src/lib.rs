@@ -27,7 +27,7 @@ pub use descriptor::{Counter, Descriptor, Direction, EndCapture, Fours, RefillFr
 pub use game::{EndReason, Game, Outcome, PlayReport, RoundEnd, Status};
 pub use options::{GameId, Opt, Options, OptionsError, ParseGameIdError, ParseOptionError, Rules};
 pub use position::{
-    Move, MoveList, ParseMoveError, PlayError, PlayErrorKind, Played, Position, Verdict,
+    Lean, Move, MoveList, ParseMoveError, PlayError, PlayErrorKind, Played, Position, Verdict,
 };
 pub use setup::{Setup, SetupError, SetupProblem};
 pub use side::{Dir, Hole, Side};

@@ -235,9 +235,11 @@ impl MoveList {
     }
 }
 
-/// What [`Position::play_lean`] needs of a position's rules.
+/// What [`Position::play_lean`] needs of a position's rules: the fast lane
+/// of [`crate::Game`], open to a search that plays candidates on copies of
+/// a position.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Lean {
+pub struct Lean {
     holes: u8,
     /// Each side's sowing direction.
     dirs: [Dir; 2],
@@ -652,7 +654,8 @@ impl Position {
     /// What [`Position::play_lean`] needs, worked out once: `None` while a
     /// direction is due or a hole is closed (neither changes within a round
     /// once it is so: holes close only at a refill).
-    pub(crate) fn lean(&self) -> Option<Lean> {
+    #[must_use]
+    pub fn lean(&self) -> Option<Lean> {
         if self.direction_due() || self.closed != 0 {
             return None;
         }
@@ -665,9 +668,12 @@ impl Position {
     /// [`Position::play_finite`] for a position `lean` was worked out for
     /// (or one it led to): with no direction due and no hole closed, `mv`
     /// has the shape of a move exactly when it names a non-empty hole of the
-    /// side to move and no direction, so that is all it checks.
+    /// side to move and no direction, so that is all it checks. Its laps, or
+    /// `None`, the position as it was, for anything else: a move
+    /// [`Position::play`] refuses or plays as endless, and one naming the
+    /// direction the side sows in anyway (`play` accepts it).
     #[inline(always)]
-    pub(crate) fn play_lean(&mut self, lean: &Lean, mv: Move) -> Option<u64> {
+    pub fn play_lean(&mut self, lean: &Lean, mv: Move) -> Option<u64> {
         let side = self.to_move;
         let hole = mv.hole;
         if hole.side != side || hole.index >= lean.holes || mv.dir.is_some() {
