@@ -5,7 +5,7 @@ use std::mem;
 use std::time::{Duration, Instant};
 
 use fastrand::Rng;
-use mancala_rules::{Dir, Game, Move, Opt, Played, Position, Rules, Side};
+use mancala_rules::{Dir, Game, Lean, Move, Opt, Played, Position, Rules, Side};
 
 use crate::eval::{PROVEN, WIN, Weights, margin_terminal, terminal};
 use crate::play::{Child, NO_MOVE, children, decode, encode};
@@ -148,6 +148,14 @@ pub struct AlphaBeta {
     kids: Vec<Kid>,
     /// The rules' repetition rule holds (not `no-repetition-rule`).
     repetition: bool,
+    /// The fast lane's needs ([`Position::lean`]) for every position below
+    /// the root move searched, when one holds for all: a line ends with its
+    /// round, and a direction once chosen stays. `None` where a direction
+    /// is due or a hole closed: each node then works out its own.
+    lean: Option<Lean>,
+    /// The root's stores have reached Olowuka's 25 (a set-up may start so):
+    /// then every move is checked for it, not only those that fill a store.
+    at_goal: bool,
     /// Evaluation weights: the override if set, else the rules' own.
     weights_override: Option<Weights>,
     weights: Weights,
@@ -202,6 +210,8 @@ impl AlphaBeta {
             path_start: 0,
             kids: Vec::new(),
             repetition: true,
+            lean: None,
+            at_goal: false,
             weights_override: None,
             // Set from the rules at every search.
             weights: Weights { store: 4, row: 1 },
@@ -356,6 +366,7 @@ impl AlphaBeta {
         }
         self.table_clean = false;
         self.repetition = !rules.has(Opt::NoRepetitionRule);
+        self.at_goal = root.reaches_twenty_five();
         self.root_side = root.to_move();
         self.weights = self
             .weights_override
@@ -436,6 +447,8 @@ impl AlphaBeta {
             return self.terminal(outcome.score, side, 1);
         }
         let pos = child.game.position();
+        // The root move may have started a round, with holes closed.
+        self.lean = pos.lean();
         self.path.clear();
         self.path_start = 0;
         if pos.round() == root.round() && pos.board_seeds() == root.board_seeds() {
@@ -451,8 +464,11 @@ impl AlphaBeta {
         }
     }
 
-    /// The moves of `pos` that play, but `skip`, with what they lead to,
-    /// pushed onto [`AlphaBeta::kids`] in candidate (hole) order.
+    /// The moves of `pos` that play, but the one coded `skip`, with what
+    /// they lead to, pushed onto [`AlphaBeta::kids`] in search order: the
+    /// biggest gains first, candidate (hole) order between equals (a stable
+    /// sort by gain, done as they come: most moves gain nothing and stay
+    /// where they land).
     ///
     /// Below the root the search works on [`Position`]s, not [`Game`]s:
     /// [`Game::play`] clones a history and sows every move once more to see
@@ -464,54 +480,79 @@ impl AlphaBeta {
     /// history is not visible from outside, and the end of a round of a
     /// match ends the line (scored on holdings unless the match is over),
     /// since refilling is the rules crate's business.
-    fn expand(&mut self, pos: &Position, skip: Option<Move>) {
+    fn expand(&mut self, pos: &Position, lean: Option<&Lean>, skip: u8) -> Order {
+        let mut order = Order {
+            base: self.kids.len(),
+            ..Order::default()
+        };
         for mv in pos.candidates().iter() {
-            if Some(mv) != skip
-                && let Some(kid) = self.kid(pos, mv)
-            {
-                self.kids.push(kid);
+            let code = encode(mv);
+            if code != skip && self.push_kid(pos, lean, mv, code) {
+                let kids = &self.kids[order.base..];
+                order.insert(kids.len() - 1, |i| kids[i].gain);
             }
         }
+        order
     }
 
-    /// `mv` played from `pos`, with what it leads to, or `None` when it
-    /// does not play (see [`AlphaBeta::expand`]).
-    #[inline]
-    fn kid(&self, pos: &Position, mv: Move) -> Option<Kid> {
-        let (next, state) = match pos.play(mv) {
-            Ok(Played::Finite { position, .. }) => (position, State::Ongoing),
-            Ok(Played::Endless { .. }) => (*pos, State::Ended(pos.holdings())),
-            Err(_) => return None,
-        };
-        let gained = pos.gains_to(next.stores());
-        // Seeds leave the board only into the stores (see `gains_to`).
-        let irreversible = gained != [0, 0];
-        let state = match state {
-            State::Ongoing if next.reaches_twenty_five() => State::Ended(next.holdings()),
-            State::Ongoing if self.repetition && !irreversible => {
-                let key = next.repetition_key();
-                let seen = self.path[self.path_start..]
-                    .iter()
-                    .filter(|&&k| k == key)
-                    .count();
-                if seen >= 2 {
-                    State::Ended(next.holdings())
-                } else {
-                    State::Ongoing
+    /// Pushes `mv` (coded `code`) played from `pos` onto
+    /// [`AlphaBeta::kids`], with what it leads to, when it plays (see
+    /// [`AlphaBeta::expand`]); whether it did. The kid is made where it
+    /// lies, a copy of `pos` played in place. The common move goes through
+    /// the games' fast lane ([`Position::play_lean`]) when `lean` holds for
+    /// `pos`; the rest, and every move where it does not, through
+    /// [`Position::play`], which rules on them.
+    #[inline(always)]
+    fn push_kid(&mut self, pos: &Position, lean: Option<&Lean>, mv: Move, code: u8) -> bool {
+        self.kids.push(Kid {
+            pos: *pos,
+            gain: 0,
+            mv: code,
+            next: Next::Reversible,
+        });
+        let at = self.kids.len() - 1;
+        let kid = &mut self.kids[at];
+        if !lean.is_some_and(|lean| kid.pos.play_lean(lean, mv).is_some()) {
+            match pos.play(mv) {
+                Ok(Played::Finite { position, .. }) => kid.pos = position,
+                // The board as it was, the other player to move: its
+                // holdings are the end's.
+                Ok(Played::Endless { position, .. }) => {
+                    kid.pos = position;
+                    kid.next = Next::Ended;
+                    return true;
+                }
+                Err(_) => {
+                    self.kids.pop();
+                    return false;
                 }
             }
-            state => state,
-        };
+        }
+        let before = pos.stores();
+        let after = kid.pos.stores();
         // A store holds at most 255 seeds: the casts are exact.
-        let me = pos.to_move();
-        let gained = |s: Side| gained[s.index()] as i32;
-        Some(Kid {
-            mv,
-            pos: next,
-            gain: gained(me) - gained(me.opposite()),
-            state,
-            irreversible,
-        })
+        let me = pos.to_move().index();
+        kid.gain = (i16::from(after[me]) - i16::from(before[me]))
+            - (i16::from(after[1 - me]) - i16::from(before[1 - me]));
+        // Seeds leave the board only into the stores (see `gains_to`), so
+        // a move is irreversible exactly when a store grew.
+        kid.next = if before != after {
+            // Stores that did not grow cannot have reached 25 (see
+            // `AlphaBeta::at_goal`).
+            if kid.pos.reaches_twenty_five() {
+                Next::Ended
+            } else {
+                Next::Irreversible
+            }
+        } else if (self.at_goal && kid.pos.reaches_twenty_five())
+            || (self.repetition
+                && repeats_twice(&self.path[self.path_start..], kid.pos.repetition_key()))
+        {
+            Next::Ended
+        } else {
+            Next::Reversible
+        };
+        true
     }
 
     /// The value for `side` of a game, or round, that ended in `pos` (the
@@ -558,24 +599,20 @@ impl AlphaBeta {
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        match kid.state {
-            State::Ended(h) => {
-                self.nodes += 1;
-                self.ended_value(&kid.pos, h, side, ply)
-            }
-            State::Ongoing => {
-                let (len, start) = (self.path.len(), self.path_start);
-                if kid.irreversible {
-                    self.path_start = len;
-                }
-                self.path.push(kid.pos.repetition_key());
-                // Within a round the side to move always alternates.
-                let v = -self.negamax(&kid.pos, depth, ply, -beta, -alpha);
-                self.path.truncate(len);
-                self.path_start = start;
-                v
-            }
+        if kid.next == Next::Ended {
+            self.nodes += 1;
+            return self.ended_value(&kid.pos, kid.pos.holdings(), side, ply);
         }
+        let (len, start) = (self.path.len(), self.path_start);
+        if kid.next == Next::Irreversible {
+            self.path_start = len;
+        }
+        self.path.push(kid.pos.repetition_key());
+        // Within a round the side to move always alternates.
+        let v = -self.negamax(&kid.pos, depth, ply, -beta, -alpha);
+        self.path.truncate(len);
+        self.path_start = start;
+        v
     }
 
     /// The value of `pos` for its side to move, searched `depth` plies deep
@@ -634,30 +671,34 @@ impl AlphaBeta {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
-        let first = decode(table_move, side)
-            .filter(|mv| pos.candidates().contains(*mv))
-            .and_then(|mv| self.kid(pos, mv));
+        let lean = self.lean.or_else(|| pos.lean());
+        // The table's move, when it plays, lies at `base`, the others after
+        // it.
+        let first = decode(table_move, side).is_some_and(|mv| {
+            pos.candidates().contains(mv) && self.push_kid(pos, lean.as_ref(), mv, table_move)
+        });
         let mut cut = false;
-        if let Some(kid) = first {
+        if first {
+            let kid = self.kids[base];
             let v = self.kid_value(&kid, side, depth - 1, ply + 1, alpha, beta);
             if self.stopped {
+                self.kids.truncate(base);
                 return 0;
             }
             best = v;
-            best_move = encode(kid.mv);
+            best_move = kid.mv;
             alpha = alpha.max(v);
             cut = alpha >= beta;
         }
         if !cut {
-            self.expand(pos, first.map(|kid| kid.mv));
-            let end = self.kids.len();
-            if end == base && first.is_none() {
+            let skip = if first { table_move } else { NO_MOVE };
+            let order = self.expand(pos, lean.as_ref(), skip);
+            if self.kids.len() == base {
                 // Cannot move: the game, or round, ends (no line below).
                 self.horizon = horizon_above;
                 return self.ended_value(pos, pos.holdings(), side, ply);
             }
-            self.kids[base..end].sort_by_key(|c| -c.gain);
-            for i in base..end {
+            for i in order.indices() {
                 let kid = self.kids[i];
                 let v = self.kid_value(&kid, side, depth - 1, ply + 1, alpha, beta);
                 if self.stopped {
@@ -666,15 +707,15 @@ impl AlphaBeta {
                 }
                 if v > best {
                     best = v;
-                    best_move = encode(kid.mv);
+                    best_move = kid.mv;
                 }
                 alpha = alpha.max(v);
                 if alpha >= beta {
                     break;
                 }
             }
-            self.kids.truncate(base);
         }
+        self.kids.truncate(base);
         let bound = if best <= alpha0 {
             UPPER
         } else if best >= beta {
@@ -739,28 +780,35 @@ impl AlphaBeta {
     fn quiesce(&mut self, pos: &Position, depth: i32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
         self.horizon = true;
         let side = pos.to_move();
-        if pos.candidates().is_empty() {
-            // Cannot move: the game, or round, ends.
+        let rows = Side::BOTH.map(|s| pos.row_seeds(s));
+        // Where the fast lane holds no hole is closed, so the side to move
+        // has a candidate exactly when its row holds a seed.
+        let cannot_move = if self.lean.is_some() {
+            rows[side.index()] == 0
+        } else {
+            pos.candidates().is_empty()
+        };
+        if cannot_move {
+            // The game, or round, ends.
             return self.ended_value(pos, pos.holdings(), side, ply);
         }
-        let stand = self.weights.evaluate(pos, side);
+        let stand = self.weights.evaluate_rows(pos, side, rows);
         if depth <= -QUIESCENCE || stand >= beta {
             return stand;
         }
         alpha = alpha.max(stand);
         let base = self.kids.len();
-        self.expand(pos, None);
-        let end = self.kids.len();
-        if end == base {
+        let lean = self.lean.or_else(|| pos.lean());
+        let order = self.expand(pos, lean.as_ref(), NO_MOVE);
+        if self.kids.len() == base {
             return self.ended_value(pos, pos.holdings(), side, ply);
         }
-        self.kids[base..end].sort_by_key(|c| -c.gain);
         let mut best = stand;
         // Captures, and moves that end the game or round (their value is
         // exact, and standing pat would miss it).
-        for i in base..end {
+        for i in order.indices() {
             let kid = self.kids[i];
-            if kid.gain <= 0 && matches!(kid.state, State::Ongoing) {
+            if kid.gain <= 0 && kid.next != Next::Ended {
                 continue;
             }
             let v = self.kid_value(&kid, side, depth - 1, ply + 1, alpha, beta);
@@ -779,25 +827,80 @@ impl AlphaBeta {
     }
 }
 
-/// How a move left the game, as far as a search without [`Game`] can tell.
-#[derive(Clone, Copy, Debug)]
-enum State {
-    Ongoing,
-    /// The game, or a round of a match, ended with these holdings (South's,
-    /// North's).
-    Ended([u32; 2]),
+/// Whether `key` occurs twice on `path` (the current line since its last
+/// irreversible move): a third occurrence ends the game.
+#[inline]
+fn repeats_twice(path: &[u128], key: u128) -> bool {
+    let mut seen = 0;
+    for &k in path {
+        if k == key {
+            seen += 1;
+            if seen == 2 {
+                return true;
+            }
+        }
+    }
+    false
 }
 
-/// A move that plays, below the root.
+/// How a move left the game, as far as a search without [`Game`] can tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Next {
+    /// The game goes on, and the position may recur.
+    Reversible,
+    /// The game goes on, and seeds left the board: no earlier position can
+    /// recur.
+    Irreversible,
+    /// The game, or a round of a match, ended, with the holdings of the
+    /// kid's position.
+    Ended,
+}
+
+/// The order in which a node's kids are searched, as indices into its
+/// part of [`AlphaBeta::kids`] (from `base` on): a byte each, so that
+/// sorting moves no kid.
+#[derive(Clone, Copy, Debug, Default)]
+struct Order {
+    base: usize,
+    /// At most 14 moves (see [`mancala_rules::MoveList`]).
+    at: [u8; 16],
+    len: u8,
+}
+
+impl Order {
+    /// Adds kid `index` after every kid that gains as much or more
+    /// (`gain_of` tells a kid's gain): a stable sort by gain, biggest
+    /// first.
+    #[inline]
+    fn insert(&mut self, index: usize, gain_of: impl Fn(usize) -> i16) {
+        let gain = gain_of(index);
+        let mut at = usize::from(self.len);
+        while at > 0 && gain_of(usize::from(self.at[at - 1])) < gain {
+            self.at[at] = self.at[at - 1];
+            at -= 1;
+        }
+        self.at[at] = index as u8;
+        self.len += 1;
+    }
+
+    /// The kids' indices in [`AlphaBeta::kids`], in search order.
+    fn indices(&self) -> impl Iterator<Item = usize> + '_ {
+        self.at[..usize::from(self.len)]
+            .iter()
+            .map(|&i| self.base + usize::from(i))
+    }
+}
+
+/// A move that plays, below the root: 64 bytes, copied as it is sorted
+/// and searched.
 #[derive(Clone, Copy, Debug)]
 struct Kid {
-    mv: Move,
     pos: Position,
     /// The mover's net gain, as in [`Child::gain`].
-    gain: i32,
-    state: State,
-    /// Seeds left the board, so no earlier position can recur.
-    irreversible: bool,
+    gain: i16,
+    /// The move, coded as the table codes it ([`encode`]).
+    mv: u8,
+    next: Next,
 }
 
 impl Player for AlphaBeta {

@@ -47,8 +47,16 @@ impl Weights {
     /// minus the opponent's.
     #[must_use]
     pub fn evaluate(self, pos: &Position, side: Side) -> i32 {
+        self.evaluate_rows(pos, side, Side::BOTH.map(|s| pos.row_seeds(s)))
+    }
+
+    /// [`Weights::evaluate`] given the seeds in each row (South's first),
+    /// for a caller that counted them already.
+    #[inline]
+    #[must_use]
+    pub fn evaluate_rows(self, pos: &Position, side: Side, rows: [u32; 2]) -> i32 {
         let value =
-            |s: Side| self.store * i32::from(pos.store(s)) + self.row * pos.row_seeds(s) as i32;
+            |s: Side| self.store * i32::from(pos.store(s)) + self.row * rows[s.index()] as i32;
         value(side) - value(side.opposite())
     }
 }
