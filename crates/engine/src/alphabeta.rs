@@ -138,8 +138,9 @@ pub struct AlphaBeta {
     /// an estimate, and a deeper iteration can change it.
     horizon: bool,
     info: Option<SearchInfo>,
-    /// Repetition keys along the current line, and where its positions
-    /// since the last irreversible move start.
+    /// Repetition keys along the current line (of the nodes that made
+    /// their kids, each pushed as it does), and where its positions since
+    /// the last irreversible move start.
     path: Vec<u128>,
     path_start: usize,
     /// The moves of the nodes along the current line, each node's above
@@ -153,8 +154,11 @@ pub struct AlphaBeta {
     /// round, and a direction once chosen stays. `None` where a direction
     /// is due or a hole closed: each node then works out its own.
     lean: Option<Lean>,
-    /// The root's stores have reached Olowuka's 25 (a set-up may start so):
-    /// then every move is checked for it, not only those that fill a store.
+    /// The rules end the game at a number captured (Olowuka's 25): then
+    /// moves that fill a store are checked for it.
+    goal: bool,
+    /// The root's stores have reached that number already (a set-up may
+    /// start so): then every move is checked for it.
     at_goal: bool,
     /// Evaluation weights: the override if set, else the rules' own.
     weights_override: Option<Weights>,
@@ -211,6 +215,7 @@ impl AlphaBeta {
             kids: Vec::new(),
             repetition: true,
             lean: None,
+            goal: false,
             at_goal: false,
             weights_override: None,
             // Set from the rules at every search.
@@ -366,6 +371,7 @@ impl AlphaBeta {
         }
         self.table_clean = false;
         self.repetition = !rules.has(Opt::NoRepetitionRule);
+        self.goal = rules.ends_at_twenty_five([u8::MAX; 2]);
         self.at_goal = root.reaches_twenty_five();
         self.root_side = root.to_move();
         self.weights = self
@@ -454,7 +460,6 @@ impl AlphaBeta {
         if pos.round() == root.round() && pos.board_seeds() == root.board_seeds() {
             self.path.push(root.repetition_key());
         }
-        self.path.push(pos.repetition_key());
         // After a round ends, the next round's starter moves, who may be the
         // player who just moved.
         if pos.to_move() == side {
@@ -488,8 +493,7 @@ impl AlphaBeta {
         for mv in pos.candidates().iter() {
             let code = encode(mv);
             if code != skip && self.push_kid(pos, lean, mv, code) {
-                let kids = &self.kids[order.base..];
-                order.insert(kids.len() - 1, |i| kids[i].gain);
+                order.push(self.kids[self.kids.len() - 1].gain);
             }
         }
         order
@@ -539,7 +543,7 @@ impl AlphaBeta {
         kid.next = if before != after {
             // Stores that did not grow cannot have reached 25 (see
             // `AlphaBeta::at_goal`).
-            if kid.pos.reaches_twenty_five() {
+            if self.goal && kid.pos.reaches_twenty_five() {
                 Next::Ended
             } else {
                 Next::Irreversible
@@ -590,6 +594,7 @@ impl AlphaBeta {
     }
 
     /// A move's value for `side`, the mover, at `ply` (the kid's ply).
+    #[inline(always)]
     fn kid_value(
         &mut self,
         kid: &Kid,
@@ -603,16 +608,33 @@ impl AlphaBeta {
             self.nodes += 1;
             return self.ended_value(&kid.pos, kid.pos.holdings(), side, ply);
         }
-        let (len, start) = (self.path.len(), self.path_start);
+        let start = self.path_start;
         if kid.next == Next::Irreversible {
-            self.path_start = len;
+            // The kid's position starts the line repetitions look at.
+            self.path_start = self.path.len();
         }
-        self.path.push(kid.pos.repetition_key());
         // Within a round the side to move always alternates.
         let v = -self.negamax(&kid.pos, depth, ply, -beta, -alpha);
-        self.path.truncate(len);
         self.path_start = start;
         v
+    }
+
+    /// Puts `pos`, a node about to make its kids, on the current line
+    /// ([`AlphaBeta::path`]), where they look for repetitions; the line's
+    /// length before. A node that makes no kids (most leaves) never does.
+    #[inline(always)]
+    fn enter_line(&mut self, pos: &Position) -> usize {
+        let line = self.path.len();
+        self.path.push(pos.repetition_key());
+        line
+    }
+
+    /// Takes a node's kids from `base` on, and its position on the line
+    /// (at `line`), off again.
+    #[inline(always)]
+    fn leave(&mut self, base: usize, line: usize) {
+        self.kids.truncate(base);
+        self.path.truncate(line);
     }
 
     /// The value of `pos` for its side to move, searched `depth` plies deep
@@ -668,21 +690,29 @@ impl AlphaBeta {
         // biggest gains first (candidate order between equals): the order
         // a sort of every move would give.
         let base = self.kids.len();
+        let line = self.enter_line(pos);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
         let lean = self.lean.or_else(|| pos.lean());
-        // The table's move, when it plays, lies at `base`, the others after
-        // it.
+        // The table's move, when it is a candidate and plays, lies at
+        // `base`, the others after it. Where the fast lane holds, a move
+        // naming no direction is a candidate exactly when it plays there, or
+        // is refused by `Position::play` as well (a hole not the side's,
+        // empty or closed).
         let first = decode(table_move, side).is_some_and(|mv| {
-            pos.candidates().contains(mv) && self.push_kid(pos, lean.as_ref(), mv, table_move)
+            let candidate = match lean {
+                Some(_) => mv.dir.is_none(),
+                None => pos.candidates().contains(mv),
+            };
+            candidate && self.push_kid(pos, lean.as_ref(), mv, table_move)
         });
         let mut cut = false;
         if first {
             let kid = self.kids[base];
             let v = self.kid_value(&kid, side, depth - 1, ply + 1, alpha, beta);
             if self.stopped {
-                self.kids.truncate(base);
+                self.leave(base, line);
                 return 0;
             }
             best = v;
@@ -696,13 +726,14 @@ impl AlphaBeta {
             if self.kids.len() == base {
                 // Cannot move: the game, or round, ends (no line below).
                 self.horizon = horizon_above;
+                self.leave(base, line);
                 return self.ended_value(pos, pos.holdings(), side, ply);
             }
             for i in order.indices() {
                 let kid = self.kids[i];
                 let v = self.kid_value(&kid, side, depth - 1, ply + 1, alpha, beta);
                 if self.stopped {
-                    self.kids.truncate(base);
+                    self.leave(base, line);
                     return 0;
                 }
                 if v > best {
@@ -715,7 +746,7 @@ impl AlphaBeta {
                 }
             }
         }
-        self.kids.truncate(base);
+        self.leave(base, line);
         let bound = if best <= alpha0 {
             UPPER
         } else if best >= beta {
@@ -781,15 +812,11 @@ impl AlphaBeta {
         self.horizon = true;
         let side = pos.to_move();
         let rows = Side::BOTH.map(|s| pos.row_seeds(s));
-        // Where the fast lane holds no hole is closed, so the side to move
-        // has a candidate exactly when its row holds a seed.
-        let cannot_move = if self.lean.is_some() {
-            rows[side.index()] == 0
-        } else {
-            pos.candidates().is_empty()
-        };
-        if cannot_move {
-            // The game, or round, ends.
+        // A closed hole is empty (no seed is sown into it, and a round
+        // closes only emptied holes), so the side to move has a candidate
+        // exactly when its row holds a seed.
+        if rows[side.index()] == 0 {
+            // Cannot move: the game, or round, ends.
             return self.ended_value(pos, pos.holdings(), side, ply);
         }
         let stand = self.weights.evaluate_rows(pos, side, rows);
@@ -798,9 +825,11 @@ impl AlphaBeta {
         }
         alpha = alpha.max(stand);
         let base = self.kids.len();
+        let line = self.enter_line(pos);
         let lean = self.lean.or_else(|| pos.lean());
         let order = self.expand(pos, lean.as_ref(), NO_MOVE);
         if self.kids.len() == base {
+            self.leave(base, line);
             return self.ended_value(pos, pos.holdings(), side, ply);
         }
         let mut best = stand;
@@ -813,7 +842,7 @@ impl AlphaBeta {
             }
             let v = self.kid_value(&kid, side, depth - 1, ply + 1, alpha, beta);
             if self.stopped {
-                self.kids.truncate(base);
+                self.leave(base, line);
                 return 0;
             }
             best = best.max(v);
@@ -822,7 +851,7 @@ impl AlphaBeta {
                 break;
             }
         }
-        self.kids.truncate(base);
+        self.leave(base, line);
         best
     }
 }
@@ -857,29 +886,32 @@ enum Next {
 }
 
 /// The order in which a node's kids are searched, as indices into its
-/// part of [`AlphaBeta::kids`] (from `base` on): a byte each, so that
-/// sorting moves no kid.
+/// part of [`AlphaBeta::kids`] (from `base` on), each with its kid's gain:
+/// a few bytes to sort, no kid moved.
 #[derive(Clone, Copy, Debug, Default)]
 struct Order {
     base: usize,
-    /// At most 14 moves (see [`mancala_rules::MoveList`]).
+    /// Indices, then gains, in search order; at most 14 moves (see
+    /// [`mancala_rules::MoveList`]).
     at: [u8; 16],
+    gains: [i16; 16],
     len: u8,
 }
 
 impl Order {
-    /// Adds kid `index` after every kid that gains as much or more
-    /// (`gain_of` tells a kid's gain): a stable sort by gain, biggest
-    /// first.
+    /// Adds the next kid, of gain `gain`, after every kid that gains as
+    /// much or more: a stable sort by gain, biggest first.
     #[inline]
-    fn insert(&mut self, index: usize, gain_of: impl Fn(usize) -> i16) {
-        let gain = gain_of(index);
-        let mut at = usize::from(self.len);
-        while at > 0 && gain_of(usize::from(self.at[at - 1])) < gain {
+    fn push(&mut self, gain: i16) {
+        let index = self.len;
+        let mut at = usize::from(index) & 15;
+        while at > 0 && self.gains[at - 1] < gain {
             self.at[at] = self.at[at - 1];
+            self.gains[at] = self.gains[at - 1];
             at -= 1;
         }
-        self.at[at] = index as u8;
+        self.at[at] = index;
+        self.gains[at] = gain;
         self.len += 1;
     }
 
