@@ -491,7 +491,12 @@ impl AlphaBeta {
             ..Order::default()
         };
         for mv in pos.candidates().iter() {
-            let code = encode(mv);
+            // Where the fast lane holds no direction is due: a candidate
+            // names none, and its code is its hole's index.
+            let (mv, code) = match lean {
+                Some(_) => (Move::new(mv.hole), mv.hole.index),
+                None => (mv, encode(mv)),
+            };
             if code != skip && self.push_kid(pos, lean, mv, code) {
                 order.push(self.kids[self.kids.len() - 1].gain);
             }
