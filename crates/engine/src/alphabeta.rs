@@ -151,8 +151,8 @@ pub struct AlphaBeta {
     repetition: bool,
     /// The fast lane's needs ([`Position::lean`]) for every position below
     /// the root move searched, when one holds for all: a line ends with its
-    /// round, and a direction once chosen stays. `None` where a direction
-    /// is due or a hole closed: each node then works out its own.
+    /// round, and a direction once chosen stays. `None` where it does not
+    /// hold there: each node then works out its own.
     lean: Option<Lean>,
     /// The rules end the game at a number captured (Olowuka's 25): then
     /// moves that fill a store are checked for it.
@@ -521,7 +521,8 @@ impl AlphaBeta {
         });
         let at = self.kids.len() - 1;
         let kid = &mut self.kids[at];
-        if !lean.is_some_and(|lean| kid.pos.play_lean(lean, mv).is_some()) {
+        let played = lean.is_some_and(|lean| kid.pos.play_lean(lean, mv).is_some());
+        if !played {
             match pos.play(mv) {
                 Ok(Played::Finite { position, .. }) => kid.pos = position,
                 // The board as it was, the other player to move: its
