@@ -125,8 +125,18 @@ def main() -> int:
     print(f"{'game':<15} {'wins':>5} {'draws':>5} {'losses':>6} {'score %':>8}")
     total = {"win": 0, "draw": 0, "loss": 0}
     for game in args.game or GAMES:
+        outcomes = []
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            outcomes = list(pool.map(lambda n: play(game, n, new, old, spec), range(args.games)))
+            # The running tally goes to stderr as games end, so a run cut short still tells.
+            for outcome in pool.map(lambda n: play(game, n, new, old, spec), range(args.games)):
+                outcomes.append(outcome)
+                wins, draws = outcomes.count("win"), outcomes.count("draw")
+                print(
+                    f"{game}: {len(outcomes)}/{args.games} games, {wins} won, {draws} drawn, "
+                    f"{len(outcomes) - wins - draws} lost",
+                    file=sys.stderr,
+                    flush=True,
+                )
         count = {k: outcomes.count(k) for k in total}
         for k in total:
             total[k] += count[k]
