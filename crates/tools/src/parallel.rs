@@ -1,24 +1,25 @@
 //! Mapping a stream over worker threads while keeping its order, with a
 //! bounded amount of input in flight so memory does not grow with it.
 //!
-//! A reader thread reads the items and the calling thread hands them to the
-//! workers in batches of whatever has arrived within [`LINGER`] (up to
-//! [`BATCH`] items or [`BATCH_WEIGHT`]): from a file that makes full
-//! batches, from a slow producer batches of one, so results still come out
-//! as their items come in.
+//! A reader thread reads the items and closes them into numbered batches
+//! itself (up to [`BATCH`] items or [`BATCH_WEIGHT`]), which the workers
+//! take in turn; the calling thread writes the results in batch order. An
+//! item costs the reader a lock that no other thread wants (the batch it
+//! is forming), so a fast input costs the threads a meeting per batch, not
+//! per item: no wake-up, no shared lock and no hand-over of its own.
 //!
-//! The three kinds of thread meet in one [`Inbox`] under one lock. A thread
-//! wakes another only when that one waits for what it brings: the reader
-//! wakes the calling thread for an item only when there is room to hand it
-//! on, so a fast input costs a wake-up per batch, not per item.
+//! A batch closes early when a worker has nothing to do: the calling
+//! thread then takes the forming batch as it stands, or, when it is empty,
+//! asks the reader to close it at the next item. So a slow producer's items
+//! travel one by one and their results come out as the items come in, even
+//! while the reader waits for the next one, and a fast input fills whole
+//! batches once the workers are busy.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::io;
 use std::mem;
-use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
-use std::time::Duration;
 
 /// Items handed to a worker at a time, at most: enough that handing them
 /// over costs little beside the work (a short game takes microseconds).
@@ -32,9 +33,10 @@ const BATCH_WEIGHT: usize = 256 << 10;
 /// far longer than handing it over (a game to analyse).
 pub const HEAVY: usize = BATCH_WEIGHT;
 
-/// How long a partial batch waits for more items: long enough for a fast
-/// input to fill batches, short enough that a slow one is not held up.
-const LINGER: Duration = Duration::from_micros(200);
+/// Full batches read ahead per worker, at most: enough that a worker never
+/// waits for the reader while an earlier batch is still being worked on,
+/// few enough that memory stays small.
+const AHEAD: usize = 4;
 
 /// The number of worker threads to use for `--jobs` (`None`: all cores).
 #[must_use]
@@ -55,69 +57,127 @@ pub enum Delivery<T> {
     Idle,
 }
 
-/// What the reader and the workers leave for the calling thread, and what
-/// it tells them back.
-struct Inbox<X, T> {
-    /// Items read and not yet taken, with their weights.
-    items: Vec<(X, usize)>,
-    /// Results of batches, by batch number and worker, not yet taken.
-    results: Vec<(usize, usize, Vec<T>)>,
-    /// Batches the workers are done with, for the reader to drop: memory is
-    /// best freed by the thread that allocated it (glibc's allocator takes
-    /// the allocating thread's arena lock otherwise, and the reader and the
-    /// workers then wait on each other's frees).
+/// A batch: its number (batches are numbered in input order), its items
+/// and their weight.
+struct Batch<X> {
+    seq: usize,
+    items: Vec<X>,
+    weight: usize,
+}
+
+/// The batch the reader is forming, under a lock of its own: the reader
+/// takes it for every item, another thread only to close the batch early.
+struct Forming<X> {
+    items: Vec<X>,
+    weight: usize,
+    /// The number the batch gets when it closes.
+    seq: usize,
+    /// A worker waits for work: close the batch at the next item.
+    wanted: bool,
+    /// Nothing more is wanted: the reader stops.
+    closed: bool,
+}
+
+/// What the threads leave each other, batch by batch.
+struct Board<X, T> {
+    /// Batches closed and not yet taken by a worker, oldest first.
+    queue: VecDeque<Batch<X>>,
+    /// Results of batches, not yet taken by the calling thread.
+    results: Vec<Done<T>>,
+    /// Batches the workers are done with, for the reader to drop (or fill
+    /// again): memory is best freed by the thread that allocated it
+    /// (glibc's allocator takes the allocating thread's arena lock
+    /// otherwise, and the threads then wait on each other's frees).
     spent: Vec<Vec<X>>,
     /// Results written, for the worker that made them to drop (by worker),
     /// for the same reason.
     written: Vec<Vec<Vec<T>>>,
-    /// The weight of the items read and not yet written: the reader waits
-    /// while it is over the cap, so that a fast input does not pile up.
+    /// The weight of the batches closed and not yet written: the reader
+    /// waits while it is over the cap, so that a fast input does not pile
+    /// up.
     held: usize,
-    /// The reader has read every item.
-    ended: bool,
+    /// The number of batches, once the reader has read every item.
+    ended: Option<usize>,
     /// The reader or a worker stopped before its end (it panicked).
     failed: bool,
-    /// Nothing more is wanted: the reader stops.
+    /// Nothing more is wanted: the workers and the reader stop.
     closed: bool,
-    /// The calling thread waits for results, and for items when `wants_items`.
-    waiting: bool,
-    wants_items: bool,
+    /// Workers waiting for a batch.
+    idle: usize,
+    /// The calling thread waits for a result or the end.
+    caller_waiting: bool,
     /// The reader waits for room under the cap.
     reader_waiting: bool,
 }
 
-/// The [`Inbox`] and the two places where threads wait on it.
+/// A worker's results for a batch.
+struct Done<T> {
+    seq: usize,
+    worker: usize,
+    weight: usize,
+    results: Vec<T>,
+}
+
+/// The two locks and the places where threads wait on the board.
 struct Shared<X, T> {
-    inbox: Mutex<Inbox<X, T>>,
+    forming: Mutex<Forming<X>>,
+    board: Mutex<Board<X, T>>,
     /// The calling thread waits here.
-    dispatcher: Condvar,
+    caller: Condvar,
     /// The reader waits here.
     reader: Condvar,
+    /// Idle workers wait here.
+    workers: Condvar,
 }
 
 impl<X, T> Shared<X, T> {
-    /// The inbox; `None` when a thread panicked holding it.
-    fn lock(&self) -> Option<MutexGuard<'_, Inbox<X, T>>> {
-        self.inbox.lock().ok()
+    /// The board; `None` when a thread panicked holding it.
+    fn board(&self) -> Option<MutexGuard<'_, Board<X, T>>> {
+        self.board.lock().ok()
     }
 
-    /// Wakes the calling thread if it waits (for items too when `item`).
-    fn wake_dispatcher(&self, inbox: &Inbox<X, T>, item: bool) {
-        if inbox.waiting && (!item || inbox.wants_items) {
-            self.dispatcher.notify_one();
+    fn forming(&self) -> Option<MutexGuard<'_, Forming<X>>> {
+        self.forming.lock().ok()
+    }
+
+    /// Closes the forming batch (not empty) and queues it for the workers,
+    /// `spare` taking its place. The caller holds the forming lock, which
+    /// keeps the queue in batch order; the board is handed back locked.
+    fn close_batch(
+        &self,
+        forming: &mut Forming<X>,
+        spare: Vec<X>,
+    ) -> Option<MutexGuard<'_, Board<X, T>>> {
+        let batch = Batch {
+            seq: forming.seq,
+            items: mem::replace(&mut forming.items, spare),
+            weight: mem::take(&mut forming.weight),
+        };
+        forming.seq += 1;
+        forming.wanted = false;
+        let mut board = self.board()?;
+        board.held += batch.weight;
+        board.queue.push_back(batch);
+        if board.idle > 0 {
+            self.workers.notify_one();
         }
+        Some(board)
     }
 
-    /// Lets a waiting reader go: nothing more is wanted.
+    /// Lets every thread go: nothing more is wanted.
     fn close(&self) {
-        if let Some(mut inbox) = self.lock() {
-            inbox.closed = true;
+        if let Some(mut forming) = self.forming() {
+            forming.closed = true;
+        }
+        if let Some(mut board) = self.board() {
+            board.closed = true;
             self.reader.notify_one();
+            self.workers.notify_all();
         }
     }
 }
 
-/// Marks the inbox failed when its thread ends by a panic, so that the
+/// Marks the board failed when its thread ends by a panic, so that the
 /// calling thread does not wait for it for ever.
 struct FailOnUnwind<'a, X, T>(&'a Shared<X, T>);
 
@@ -125,9 +185,9 @@ impl<X, T> Drop for FailOnUnwind<'_, X, T> {
     fn drop(&mut self) {
         if thread::panicking() {
             // A poisoned lock tells the calling thread as much.
-            if let Some(mut inbox) = self.0.lock() {
-                inbox.failed = true;
-                self.0.wake_dispatcher(&inbox, false);
+            if let Some(mut board) = self.0.board() {
+                board.failed = true;
+                self.0.caller.notify_one();
             }
         }
     }
@@ -160,57 +220,44 @@ where
         }
         return Ok(());
     }
-    let window = 2 * jobs;
-    let cap = (window + 1) * BATCH_WEIGHT;
+    let cap = AHEAD * jobs * BATCH_WEIGHT;
     let shared = Arc::new(Shared {
-        inbox: Mutex::new(Inbox {
+        forming: Mutex::new(Forming {
             items: Vec::new(),
+            weight: 0,
+            seq: 0,
+            // Every worker waits at the start.
+            wanted: true,
+            closed: false,
+        }),
+        board: Mutex::new(Board {
+            queue: VecDeque::new(),
             results: Vec::new(),
             spent: Vec::new(),
             written: (0..jobs).map(|_| Vec::new()).collect(),
             held: 0,
-            ended: false,
+            ended: None,
             failed: false,
             closed: false,
-            waiting: false,
-            wants_items: false,
+            idle: 0,
+            caller_waiting: false,
             reader_waiting: false,
         }),
-        dispatcher: Condvar::new(),
+        caller: Condvar::new(),
         reader: Condvar::new(),
+        workers: Condvar::new(),
     });
     // Not scoped: after a failed write the caller returns at once, even
     // if the reader is blocked on its input.
     let reader_shared = Arc::clone(&shared);
     thread::Builder::new().spawn(move || read_into(&reader_shared, items, weight, cap))?;
-    let (job_tx, job_rx) = mpsc::sync_channel::<(usize, Vec<I::Item>)>(window);
-    let job_rx = Mutex::new(job_rx);
     let result = thread::scope(|scope| {
         let mut workers = 0;
         for worker in 0..jobs {
-            let (shared, job_rx, work) = (&*shared, &job_rx, &work);
+            let (shared, work) = (&*shared, &work);
             // The system may refuse more threads: work with those it gave.
-            let spawned = thread::Builder::new().spawn_scoped(scope, move || {
-                let _fail = FailOnUnwind(shared);
-                let mut written = Vec::new();
-                loop {
-                    let job = match job_rx.lock() {
-                        Ok(rx) => rx.recv(),
-                        Err(_) => return,
-                    };
-                    let Ok((seq, batch)) = job else { return };
-                    let results = batch.iter().map(work).collect();
-                    // Dropped here, after the lock is let go.
-                    written.clear();
-                    let Some(mut inbox) = shared.lock() else {
-                        return;
-                    };
-                    inbox.results.push((seq, worker, results));
-                    inbox.spent.push(batch);
-                    mem::swap(&mut written, &mut inbox.written[worker]);
-                    shared.wake_dispatcher(&inbox, false);
-                }
-            });
+            let spawned =
+                thread::Builder::new().spawn_scoped(scope, move || work_on(shared, worker, work));
             if spawned.is_err() {
                 break;
             }
@@ -219,31 +266,25 @@ where
         if workers == 0 {
             return Err(io::Error::other("cannot start any worker thread"));
         }
-        let dispatcher = Dispatcher {
+        let result = Writer {
             shared: &shared,
-            jobs: &job_tx,
-            window,
             sink: &mut sink,
-            pending: VecDeque::new(),
-            pending_weight: 0,
-            in_flight: VecDeque::new(),
             ready: BTreeMap::new(),
-            sent: 0,
             emitted: 0,
-            ended: false,
             written: false,
-        };
-        let result = dispatcher.run();
-        // Closing the job channel lets the workers finish.
-        drop(job_tx);
+        }
+        .run();
+        // Lets the workers finish.
+        shared.close();
         result
     });
     shared.close();
     result
 }
 
-/// The reader thread: every item into the inbox, waiting while the weight
-/// held is over `cap` (a single heavy item still goes).
+/// The reader thread: every item into the forming batch, closing it when
+/// full (or wanted), and waiting while the weight held is over `cap` (a
+/// single heavy item still goes).
 fn read_into<I: Iterator, T>(
     shared: &Shared<I::Item, T>,
     items: I,
@@ -251,53 +292,128 @@ fn read_into<I: Iterator, T>(
     cap: usize,
 ) {
     let _fail = FailOnUnwind(shared);
-    let mut spent = Vec::new();
+    // An emptied batch, to form the next one in.
+    let mut spare = Vec::new();
     for item in items {
         let weighs = weight(&item).max(BATCH_WEIGHT / BATCH);
-        // Dropped here, after the lock is let go.
-        spent.clear();
-        let Some(mut inbox) = shared.lock() else {
+        let Some(mut forming) = shared.forming() else {
             return;
         };
-        mem::swap(&mut spent, &mut inbox.spent);
-        while !inbox.closed && inbox.held > 0 && inbox.held + weighs > cap {
-            inbox.reader_waiting = true;
-            inbox = match shared.reader.wait(inbox) {
-                Ok(inbox) => inbox,
-                Err(_) => return,
-            };
-            inbox.reader_waiting = false;
-        }
-        if inbox.closed {
+        if forming.closed {
             return;
         }
-        inbox.held += weighs;
-        inbox.items.push((item, weighs));
-        shared.wake_dispatcher(&inbox, true);
+        forming.items.push(item);
+        forming.weight += weighs;
+        let full = forming.items.len() >= BATCH || forming.weight >= BATCH_WEIGHT;
+        if !(full || forming.wanted) {
+            continue;
+        }
+        let Some(mut board) = shared.close_batch(&mut forming, mem::take(&mut spare)) else {
+            return;
+        };
+        drop(forming);
+        let spent = mem::take(&mut board.spent);
+        drop(board);
+        // Dropped here, outside the locks, and before waiting for room.
+        for mut batch in spent {
+            batch.clear();
+            if spare.capacity() < batch.capacity() {
+                spare = batch;
+            }
+        }
+        let Some(mut board) = shared.board() else {
+            return;
+        };
+        while !board.closed && board.held + BATCH_WEIGHT > cap {
+            board.reader_waiting = true;
+            board = match shared.reader.wait(board) {
+                Ok(board) => board,
+                Err(_) => return,
+            };
+            board.reader_waiting = false;
+        }
+        if board.closed {
+            return;
+        }
     }
-    if let Some(mut inbox) = shared.lock() {
-        inbox.ended = true;
-        shared.wake_dispatcher(&inbox, true);
+    let Some(mut forming) = shared.forming() else {
+        return;
+    };
+    let board = if forming.items.is_empty() {
+        shared.board()
+    } else {
+        shared.close_batch(&mut forming, Vec::new())
+    };
+    if let Some(mut board) = board {
+        board.ended = Some(forming.seq);
+        if board.caller_waiting {
+            shared.caller.notify_one();
+        }
     }
 }
 
-/// The calling thread's part: batches what has arrived, hands batches to
-/// the workers (at most `window` at a time) and writes results in order.
-struct Dispatcher<'a, X, T, S> {
+/// A worker thread: takes the oldest batch queued, works on it and leaves
+/// its results, until the board closes.
+fn work_on<X, T, W: Fn(&X) -> T>(shared: &Shared<X, T>, worker: usize, work: &W) {
+    let _fail = FailOnUnwind(shared);
+    let mut written: Vec<Vec<T>> = Vec::new();
+    let Some(mut board) = shared.board() else {
+        return;
+    };
+    loop {
+        let batch = loop {
+            if board.closed || board.failed {
+                return;
+            }
+            if let Some(batch) = board.queue.pop_front() {
+                break batch;
+            }
+            board.idle += 1;
+            board = match shared.workers.wait(board) {
+                Ok(board) => board,
+                Err(_) => return,
+            };
+            board.idle -= 1;
+        };
+        drop(board);
+        // The results written since the last batch, dropped here (outside
+        // the lock); one of them holds this batch's results.
+        let mut results = Vec::new();
+        for mut done in written.drain(..) {
+            done.clear();
+            if results.capacity() < done.capacity() {
+                results = done;
+            }
+        }
+        results.extend(batch.items.iter().map(work));
+        board = match shared.board() {
+            Some(board) => board,
+            None => return,
+        };
+        board.results.push(Done {
+            seq: batch.seq,
+            worker,
+            weight: batch.weight,
+            results,
+        });
+        board.spent.push(batch.items);
+        mem::swap(&mut written, &mut board.written[worker]);
+        if board.caller_waiting {
+            shared.caller.notify_one();
+        }
+    }
+}
+
+/// The calling thread's part: writes the results in batch order, lets the
+/// reader read as much again as they weighed, and closes the forming batch
+/// early when a worker has nothing to do.
+struct Writer<'a, X, T, S> {
     shared: &'a Shared<X, T>,
-    jobs: &'a mpsc::SyncSender<(usize, Vec<X>)>,
-    window: usize,
     sink: S,
-    /// Items taken from the inbox and not yet handed over, oldest first.
-    pending: VecDeque<(X, usize)>,
-    pending_weight: usize,
-    /// The weight of each batch handed over and not yet written, in order.
-    in_flight: VecDeque<usize>,
-    /// Results come in, by batch number: the worker and the results.
-    ready: BTreeMap<usize, (usize, Vec<T>)>,
-    sent: usize,
+    /// Results come in, by batch number.
+    ready: BTreeMap<usize, Done<T>>,
+    /// Batches written.
     emitted: usize,
-    ended: bool,
     /// Results were written since the sink last heard of a wait.
     written: bool,
 }
@@ -306,111 +422,84 @@ fn stopped() -> io::Error {
     io::Error::other("a worker thread stopped unexpectedly")
 }
 
-impl<X, T, S: FnMut(Delivery<&T>) -> io::Result<()>> Dispatcher<'_, X, T, S> {
+impl<X, T, S: FnMut(Delivery<&T>) -> io::Result<()>> Writer<'_, X, T, S> {
     fn run(mut self) -> io::Result<()> {
-        let mut lingered = false;
         let mut results = Vec::new();
         loop {
-            // Take in whatever has arrived.
-            {
-                let mut inbox = self.shared.lock().ok_or_else(stopped)?;
-                if inbox.failed {
+            let (ended, starving) = {
+                let mut board = self.shared.board().ok_or_else(stopped)?;
+                if board.failed {
                     return Err(stopped());
                 }
-                for (item, weighs) in inbox.items.drain(..) {
-                    self.pending_weight += weighs;
-                    self.pending.push_back((item, weighs));
-                }
-                mem::swap(&mut results, &mut inbox.results);
-                self.ended = inbox.ended;
-            }
-            for (seq, worker, batch) in results.drain(..) {
-                self.ready.insert(seq, (worker, batch));
+                mem::swap(&mut results, &mut board.results);
+                (
+                    board.ended,
+                    board.ended.is_none() && board.queue.is_empty() && board.idle > 0,
+                )
+            };
+            for done in results.drain(..) {
+                self.ready.insert(done.seq, done);
             }
             self.emit()?;
-            if self.ended && self.pending.is_empty() && self.sent == self.emitted {
+            if ended == Some(self.emitted) {
                 return Ok(());
             }
-            // Whole batches go at once, the rest once it has waited.
-            while self.room() && !self.pending.is_empty() && (self.full() || lingered || self.ended)
-            {
-                self.hand_over()?;
-                lingered = false;
+            if starving {
+                self.feed()?;
             }
-            if self.room() && !self.pending.is_empty() {
-                thread::sleep(LINGER);
-                lingered = true;
-                continue;
-            }
-            // Nothing to do but wait for an item or a result.
             if self.written {
                 self.written = false;
                 (self.sink)(Delivery::Idle)?;
             }
-            self.wait()?;
+            self.wait(ended.is_some())?;
         }
     }
 
-    /// Waits until a result comes in, or an item or the end of the input
-    /// when there is room to hand it on.
-    fn wait(&self) -> io::Result<()> {
-        let room = self.room();
-        let mut inbox = self.shared.lock().ok_or_else(stopped)?;
-        while !inbox.failed
-            && inbox.results.is_empty()
-            && !(room && (!inbox.items.is_empty() || inbox.ended != self.ended))
-        {
-            inbox.waiting = true;
-            inbox.wants_items = room;
-            inbox = self.shared.dispatcher.wait(inbox).map_err(|_| stopped())?;
-            inbox.waiting = false;
+    /// A worker waits for work: the forming batch goes as it stands, or,
+    /// when it is empty, at the reader's next item.
+    fn feed(&self) -> io::Result<()> {
+        let mut forming = self.shared.forming().ok_or_else(stopped)?;
+        if forming.items.is_empty() {
+            forming.wanted = true;
+        } else {
+            // The reader drops the spent batches at its next close.
+            drop(
+                self.shared
+                    .close_batch(&mut forming, Vec::new())
+                    .ok_or_else(stopped)?,
+            );
         }
         Ok(())
     }
 
-    fn room(&self) -> bool {
-        self.sent - self.emitted < self.window
-    }
-
-    fn full(&self) -> bool {
-        self.pending.len() >= BATCH || self.pending_weight >= BATCH_WEIGHT
+    /// Waits until a result comes in, or the end of the input when it has
+    /// not been seen yet.
+    fn wait(&self, ended: bool) -> io::Result<()> {
+        let mut board = self.shared.board().ok_or_else(stopped)?;
+        while !board.failed && board.results.is_empty() && board.ended.is_some() == ended {
+            board.caller_waiting = true;
+            board = self.shared.caller.wait(board).map_err(|_| stopped())?;
+            board.caller_waiting = false;
+        }
+        Ok(())
     }
 
     /// Writes the results that are next in order, and lets the reader read
     /// as much again as they weighed.
     fn emit(&mut self) -> io::Result<()> {
-        while let Some((worker, results)) = self.ready.remove(&self.emitted) {
+        while let Some(done) = self.ready.remove(&self.emitted) {
             self.emitted += 1;
-            for result in &results {
+            for result in &done.results {
                 (self.sink)(Delivery::Result(result))?;
             }
             self.written = true;
-            let weighed = self.in_flight.pop_front().unwrap_or(0);
-            let mut inbox = self.shared.lock().ok_or_else(stopped)?;
-            inbox.held = inbox.held.saturating_sub(weighed);
-            if inbox.reader_waiting {
+            let mut board = self.shared.board().ok_or_else(stopped)?;
+            board.held = board.held.saturating_sub(done.weight);
+            if board.reader_waiting {
                 self.shared.reader.notify_one();
             }
-            inbox.written[worker].push(results);
+            board.written[done.worker].push(done.results);
         }
-        Ok(())
-    }
-
-    /// Hands the next batch of pending items to the workers.
-    fn hand_over(&mut self) -> io::Result<()> {
-        let (mut batch, mut weighed) = (Vec::new(), 0);
-        while batch.len() < BATCH && weighed < BATCH_WEIGHT {
-            let Some((item, weighs)) = self.pending.pop_front() else {
-                break;
-            };
-            batch.push(item);
-            weighed += weighs;
-        }
-        self.pending_weight -= weighed;
-        // With room in the window the channel has room too.
-        self.jobs.send((self.sent, batch)).map_err(|_| stopped())?;
-        self.in_flight.push_back(weighed);
-        self.sent += 1;
         Ok(())
     }
 }
@@ -418,6 +507,8 @@ impl<X, T, S: FnMut(Delivery<&T>) -> io::Result<()>> Dispatcher<'_, X, T, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::mpsc;
+    use std::time::Duration;
 
     #[test]
     fn keeps_input_order_on_many_threads() {
