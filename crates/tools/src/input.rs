@@ -50,6 +50,20 @@ impl InputName {
         &self.shown
     }
 
+    /// Reading it never waits for a producer: a regular file, stdin
+    /// redirected from one, or an input that cannot be opened (a pipe, a
+    /// terminal or a FIFO may wait for ever).
+    fn never_waits(&self) -> bool {
+        if self.unlisted.is_some() {
+            return true;
+        }
+        if self.is_stdin() {
+            return stdin_is_a_file();
+        }
+        // One that cannot be read fails at once.
+        !fs::metadata(&self.path).is_ok_and(|m| !m.is_file())
+    }
+
     pub fn open(&self) -> io::Result<Box<dyn BufRead + Send>> {
         if let Some((kind, message)) = &self.unlisted {
             return Err(io::Error::new(*kind, message.clone()));
@@ -62,6 +76,21 @@ impl InputName {
             File::open(&self.path)?,
         )))
     }
+}
+
+#[cfg(unix)]
+fn stdin_is_a_file() -> bool {
+    use std::os::fd::AsFd;
+    io::stdin()
+        .as_fd()
+        .try_clone_to_owned()
+        .and_then(|fd| File::from(fd).metadata())
+        .is_ok_and(|m| m.is_file())
+}
+
+#[cfg(not(unix))]
+fn stdin_is_a_file() -> bool {
+    false
 }
 
 /// The inputs of a command line: none means stdin; a directory means the
@@ -214,13 +243,12 @@ impl InputError {
 /// Every game of every input, in order, one in memory at a time. An input
 /// that fails is reported as an item and the next input is read. The
 /// iterator owns what it reads, so that a thread of its own may read it.
-pub fn games(
-    names: &[InputName],
-) -> impl Iterator<Item = Result<SourcedGame, InputError>> + Send + 'static {
+pub fn games(names: &[InputName]) -> Games {
     let mut number = 0;
     // Owned, so that the iterator borrows nothing.
     let names: Vec<InputName> = names.to_vec();
-    names
+    let never_waits = names.iter().all(InputName::never_waits);
+    let games = names
         .into_iter()
         .enumerate()
         .flat_map(move |(input, name)| {
@@ -255,5 +283,74 @@ pub fn games(
                     text,
                 }
             })
-        })
+        });
+    Games {
+        games: Box::new(games),
+        never_waits,
+    }
+}
+
+/// The games of [`games`], and whether reading them can wait on a producer.
+pub struct Games {
+    games: Box<dyn Iterator<Item = Result<SourcedGame, InputError>> + Send>,
+    never_waits: bool,
+}
+
+impl Games {
+    /// Every input is a regular file (or cannot be opened): reading never
+    /// waits for a producer, so the threads of [`crate::parallel`] may read
+    /// in turn instead of keeping a reader thread that may wait for ever.
+    #[must_use]
+    pub fn never_waits(&self) -> bool {
+        self.never_waits
+    }
+}
+
+impl std::fmt::Debug for Games {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Games")
+            .field("never_waits", &self.never_waits)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Iterator for Games {
+    type Item = Result<SourcedGame, InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.games.next()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A regular file never waits for a producer, nor does an input that
+    /// cannot be opened; a FIFO may.
+    #[test]
+    fn files_never_wait_and_fifos_may() {
+        let dir = std::env::temp_dir().join(format!("mancala-input-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("a.mgn");
+        fs::write(&file, "[Game \"olowuka\"]\n\nC *\n").unwrap();
+        let missing = dir.join("missing.mgn");
+        let names = |paths: &[&Path]| -> Vec<InputName> {
+            paths
+                .iter()
+                .map(|p| InputName::new(p.to_path_buf()))
+                .collect()
+        };
+        assert!(games(&names(&[&file, &missing])).never_waits());
+        assert_eq!(games(&names(&[&file])).count(), 1);
+        #[cfg(unix)]
+        {
+            let fifo = dir.join("fifo.mgn");
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+            if made.is_ok_and(|s| s.success()) {
+                assert!(!InputName::new(fifo).never_waits());
+            }
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
 }
