@@ -774,13 +774,9 @@ mod tests {
 
     #[test]
     fn stops_when_the_sink_fails() {
-        let mut seen = 0;
-        let err = map_ordered(
-            0..100_000u32,
-            3,
-            |_| 1,
-            |i| *i,
-            |v| {
+        for in_turns in [false, true] {
+            let mut seen = 0;
+            let sink = |v: Delivery<&u32>| {
                 if matches!(v, Delivery::Idle) {
                     return Ok(());
                 }
@@ -790,11 +786,16 @@ mod tests {
                 } else {
                     Ok(())
                 }
-            },
-        )
-        .unwrap_err();
-        assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
-        assert_eq!(seen, 10);
+            };
+            let items = 0..100_000u32;
+            let ran = if in_turns {
+                map_in_turns(items, 3, |_| 1, &|i: &u32| *i, sink)
+            } else {
+                map_ordered(items, 3, |_| 1, |i| *i, sink)
+            };
+            assert_eq!(ran.unwrap_err().kind(), io::ErrorKind::BrokenPipe);
+            assert_eq!(seen, 10);
+        }
     }
 
     /// Item `i + 1` is only produced once the result of item `i` is
@@ -852,16 +853,22 @@ mod tests {
 
     #[test]
     fn a_worker_that_panics_ends_the_run() {
-        let result = ends(|| {
-            let work = |i: &u32| {
-                assert!(*i != 700, "the worker fails");
-                *i
-            };
-            map_ordered(0..10_000u32, 2, |_| 1, work, |_| Ok(()))
-        });
-        // The worker's panic reaches the caller, once the others have
-        // stopped.
-        assert!(result.is_err());
+        for in_turns in [false, true] {
+            let result = ends(move || {
+                let work = |i: &u32| {
+                    assert!(*i != 700, "the worker fails");
+                    *i
+                };
+                if in_turns {
+                    map_in_turns(0..10_000u32, 2, |_| 1, &work, |_| Ok(()))
+                } else {
+                    map_ordered(0..10_000u32, 2, |_| 1, work, |_| Ok(()))
+                }
+            });
+            // The worker's panic reaches the caller, once the others have
+            // stopped.
+            assert!(result.is_err());
+        }
     }
 
     /// Counts the values dropped on the thread that made them, and the others.
@@ -977,43 +984,6 @@ mod tests {
             in_turns(0..300u32, 2, |_| BATCH_WEIGHT, |i| i + 1),
             (1..=300).collect::<Vec<_>>()
         );
-    }
-
-    #[test]
-    fn in_turns_stops_when_the_sink_fails() {
-        let mut seen = 0;
-        let err = map_in_turns(
-            0..100_000u32,
-            3,
-            |_| 1,
-            &|i: &u32| *i,
-            |v| {
-                if matches!(v, Delivery::Idle) {
-                    return Ok(());
-                }
-                seen += 1;
-                if seen == 10 {
-                    Err(io::Error::from(io::ErrorKind::BrokenPipe))
-                } else {
-                    Ok(())
-                }
-            },
-        )
-        .unwrap_err();
-        assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
-        assert_eq!(seen, 10);
-    }
-
-    #[test]
-    fn in_turns_a_worker_that_panics_ends_the_run() {
-        let result = ends(|| {
-            let work = |i: &u32| {
-                assert!(*i != 700, "the worker fails");
-                *i
-            };
-            map_in_turns(0..10_000u32, 2, |_| 1, &work, |_| Ok(()))
-        });
-        assert!(result.is_err());
     }
 
     /// In turns, an item is read, worked on and dropped by one thread.
