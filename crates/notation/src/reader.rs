@@ -411,6 +411,31 @@ impl<R: BufRead> Reader<R> {
             let (mut taken, mut kept_from) = (0, 0);
             // The length of the line that opens the next game, if one does.
             let mut opening = None;
+            if cut.content {
+                // Once the game has begun, a line only says whether it opens
+                // the next game, and comments no longer matter (they decide
+                // only where a game begins, and the next one starts afresh):
+                // its first non-blank byte and the `[Game ` tag are enough.
+                // The line that opens the next game is left to the loop
+                // below, which keeps it.
+                while let Some(end) = memchr::memchr(b'\n', &buf[taken..]) {
+                    let chunk = &buf[taken..=taken + end];
+                    let lead = chunk.trim_ascii_start();
+                    match lead.first() {
+                        Some(b'[') => {
+                            let is_game_tag = lead.starts_with(GAME_TAG);
+                            if cut.in_movetext || (is_game_tag && cut.has_game_tag) {
+                                break;
+                            }
+                            cut.has_game_tag |= is_game_tag;
+                        }
+                        Some(_) => cut.in_movetext = true,
+                        None => {}
+                    }
+                    self.at.count_len(game, chunk.len() as u64);
+                    taken += chunk.len();
+                }
+            }
             while let Some(end) = memchr::memchr(b'\n', &buf[taken..]) {
                 let chunk = &buf[taken..=taken + end];
                 let comment_open = self.in_comment;
@@ -515,8 +540,14 @@ impl StreamAt {
     /// Counts a line appended to `game`.
     #[inline]
     fn count(&mut self, game: &mut GameText, line: &Line) {
-        game.len += line.len;
-        self.offset += line.len;
+        self.count_len(game, line.len);
+    }
+
+    /// Counts a line of `len` bytes appended to `game`.
+    #[inline]
+    fn count_len(&mut self, game: &mut GameText, len: u64) {
+        game.len += len;
+        self.offset += len;
         // Every line but possibly the stream's last ends with '\n'.
         self.next_line += 1;
     }
