@@ -327,15 +327,63 @@ impl Visitor for RecordBuilder {
     }
 }
 
-/// Tag names seen so far in a game, for the duplicate check: the standard
+/// What a tag's name is to the reader: one of the names it knows (the
+/// typed tags and the standard ones, each with its bit in [`SeenTags`]), or
+/// another. Told once per tag line, for the duplicate check and for how the
+/// value is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TagName {
+    Game,
+    Options,
+    SetUp,
+    Result,
+    Termination,
+    /// `Event`, `Site`, `Date`, `Round`, `South` or `North` (bits 5 to 10).
+    Standard(u16),
+    Other,
+}
+
+impl TagName {
+    fn of(name: &str) -> TagName {
+        match name {
+            "Game" => TagName::Game,
+            "Options" => TagName::Options,
+            "SetUp" => TagName::SetUp,
+            "Result" => TagName::Result,
+            "Termination" => TagName::Termination,
+            "Event" => TagName::Standard(1 << 5),
+            "Site" => TagName::Standard(1 << 6),
+            "Date" => TagName::Standard(1 << 7),
+            "Round" => TagName::Standard(1 << 8),
+            "South" => TagName::Standard(1 << 9),
+            "North" => TagName::Standard(1 << 10),
+            _ => TagName::Other,
+        }
+    }
+
+    /// Its bit among the known names, `None` for another name.
+    fn bit(self) -> Option<u16> {
+        Some(match self {
+            TagName::Game => 1,
+            TagName::Options => 1 << 1,
+            TagName::SetUp => 1 << 2,
+            TagName::Result => 1 << 3,
+            TagName::Termination => 1 << 4,
+            TagName::Standard(bit) => bit,
+            TagName::Other => return None,
+        })
+    }
+}
+
+/// Tag names seen so far in a game, for the duplicate check: the known
 /// names as bits, the others in a list (the first few kept inline) and
-/// past those in a set: a game of many tags costs linear time, not
-/// quadratic.
+/// past those in a set, made only then: a game of many tags costs linear
+/// time, not quadratic, and one of a few pays for no set.
 struct SeenTags<'a> {
     standard: u16,
     few: [&'a str; 8],
     len: usize,
-    more: HashSet<&'a str>,
+    more: Option<HashSet<&'a str>>,
 }
 
 impl<'a> SeenTags<'a> {
@@ -344,37 +392,32 @@ impl<'a> SeenTags<'a> {
             standard: 0,
             few: [""; 8],
             len: 0,
-            more: HashSet::new(),
+            more: None,
         }
     }
 
     /// Adds `name`; `false` when it was there already.
+    #[cfg(test)]
     fn insert(&mut self, name: &'a str) -> bool {
-        let bit = match name {
-            "Game" => 1,
-            "Options" => 1 << 1,
-            "SetUp" => 1 << 2,
-            "Result" => 1 << 3,
-            "Termination" => 1 << 4,
-            "Event" => 1 << 5,
-            "Site" => 1 << 6,
-            "Date" => 1 << 7,
-            "Round" => 1 << 8,
-            "South" => 1 << 9,
-            "North" => 1 << 10,
-            _ if self.few[..self.len].contains(&name) || self.more.contains(&name) => {
-                return false;
-            }
-            _ if self.len < self.few.len() => {
-                self.few[self.len] = name;
-                self.len += 1;
-                return true;
-            }
-            _ => return self.more.insert(name),
-        };
-        let new = self.standard & bit == 0;
-        self.standard |= bit;
-        new
+        self.insert_as(name, TagName::of(name))
+    }
+
+    /// Adds `name`, which is `kind`; `false` when it was there already.
+    fn insert_as(&mut self, name: &'a str, kind: TagName) -> bool {
+        if let Some(bit) = kind.bit() {
+            let new = self.standard & bit == 0;
+            self.standard |= bit;
+            return new;
+        }
+        if self.few[..self.len].contains(&name) {
+            return false;
+        }
+        if self.len < self.few.len() {
+            self.few[self.len] = name;
+            self.len += 1;
+            return true;
+        }
+        self.more.get_or_insert_with(HashSet::new).insert(name)
     }
 
     /// An unknown tag seen whose name is [`closest`] to `standard`, case
@@ -383,7 +426,7 @@ impl<'a> SeenTags<'a> {
         let target = standard.to_ascii_lowercase();
         self.few[..self.len]
             .iter()
-            .chain(&self.more)
+            .chain(self.more.iter().flatten())
             .copied()
             .find(|name| closest(&name.to_ascii_lowercase(), [target.as_str()]).is_some())
     }
@@ -426,6 +469,29 @@ const fn byte_table(also: &[u8]) -> [bool; 256] {
     }
     table
 }
+
+/// The bytes of a tag name after its first (a letter): letters, digits
+/// and `_`. Tables, as for the movetext: every tag line asks.
+const NAME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+        b += 1;
+    }
+    table
+};
+
+/// The bytes that end a plain tag value ([`special_in_tag_value`]).
+const VALUE_ENDS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = special_in_tag_value(b as u8);
+        b += 1;
+    }
+    table
+};
 
 /// A byte that ends a token: whitespace, a comment's brace or a
 /// variation's parenthesis.
@@ -552,18 +618,33 @@ type Count = Option<Result<u32, Range<usize>>>;
 #[inline(always)]
 fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, Move, Count)> {
     let hole = Hole::from_label(char::from(*bytes.get(at)?))?;
-    let (dir, mut end) = match &bytes[at + 1..] {
-        [b':', b'c', b'c', b'w', ..] => (Some(Dir::Ccw), at + 5),
-        [b':', b'c', b'w', ..] => (Some(Dir::Cw), at + 4),
-        _ => (None, at + 1),
-    };
+    let mut end = at + 1;
+    let mut dir = None;
+    if bytes.get(end) == Some(&b':') {
+        match bytes.get(end + 1..end + 4) {
+            Some(b"ccw") => (dir, end) = (Some(Dir::Ccw), at + 5),
+            Some([b'c', b'w', _]) => (dir, end) = (Some(Dir::Cw), at + 4),
+            // `E:cw` at the very end of the text.
+            _ if bytes.get(end + 1..) == Some(b"cw") => (dir, end) = (Some(Dir::Cw), at + 4),
+            _ => {}
+        }
+    }
     let mut count = None;
     if bytes.get(end) == Some(&b'+') {
-        let len = digit_run(&bytes[end + 1..]);
-        if len > 0 {
-            let digits = end + 1..end + 1 + len;
-            count = Some(digits_value(&bytes[digits.clone()]).ok_or(digits));
-            end += 1 + len;
+        let from = end + 1;
+        let mut to = from;
+        while bytes.get(to).is_some_and(u8::is_ascii_digit) {
+            to += 1;
+        }
+        if to > from {
+            count = Some(match to - from {
+                // Nine digits cannot pass `u32::MAX`: no check needed.
+                ..=9 => Ok(bytes[from..to]
+                    .iter()
+                    .fold(0, |n, &d| n * 10 + u32::from(d - b'0'))),
+                _ => digits_value(&bytes[from..to]).ok_or(from..to),
+            });
+            end = to;
         }
     }
     // A NAG's suffix form may follow, glued: it is read as a NAG of its own.
@@ -576,12 +657,16 @@ fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, Move, Count)> {
 /// A move number at `at` (`12.` or `12...`): where it ends.
 #[inline(always)]
 fn lex_move_number(bytes: &[u8], at: usize) -> Option<usize> {
-    let end = at + digit_run(&bytes[at..]);
-    match &bytes[end..] {
-        _ if end == at => None,
-        [b'.', b'.', b'.', ..] => Some(end + 3),
-        [b'.', ..] => Some(end + 1),
-        _ => None,
+    let mut end = at;
+    while bytes.get(end).is_some_and(u8::is_ascii_digit) {
+        end += 1;
+    }
+    if end == at || bytes.get(end) != Some(&b'.') {
+        return None;
+    }
+    match bytes.get(end + 1..end + 3) {
+        Some(b"..") => Some(end + 3),
+        _ => Some(end + 1),
     }
 }
 
@@ -641,26 +726,33 @@ impl<'a> GameParser<'a> {
         let mut header_end = header_start;
         while self.rest.starts_with('[') {
             let (name, value, line, value_span) = self.tag_line()?;
-            if !seen.insert(name) {
+            let kind = TagName::of(name);
+            if !seen.insert_as(name, kind) {
                 return Err(ParseError::new(
                     line,
                     format!("tag `{}` given twice", shorten(name)),
                 ));
             }
             let err = |message: String| ParseError::new(value_span.clone(), message);
-            let tag = match name {
-                "Game" => TagValue::Game(value.parse::<GameId>().map_err(|e| err(e.to_string()))?),
-                "Options" => {
+            let tag = match kind {
+                TagName::Game => {
+                    TagValue::Game(value.parse::<GameId>().map_err(|e| err(e.to_string()))?)
+                }
+                TagName::Options => {
                     TagValue::Options(value.parse::<Options>().map_err(|e| err(e.to_string()))?)
                 }
-                "SetUp" => TagValue::SetUp(setup_value(&value, value_span.start)?),
-                "Result" => {
+                TagName::SetUp => TagValue::SetUp(setup_value(&value, value_span.start)?),
+                TagName::Result => {
                     let result = value.parse::<GameResult>().map_err(err)?;
                     result_tag = Some((result, value_span.clone()));
                     TagValue::Result(result)
                 }
-                "Termination" => TagValue::Termination(value.parse::<EndReason>().map_err(err)?),
-                name => {
+                TagName::Termination => {
+                    TagValue::Termination(value.parse::<EndReason>().map_err(err)?)
+                }
+                // No standard name is a typed one in other case.
+                TagName::Standard(_) => TagValue::Text { name, value },
+                TagName::Other => {
                     // A tag the notation reads, in other case, would be kept
                     // as text and the record read without it.
                     if let Some(typed) = Record::typed_tag_in_other_case(name) {
@@ -712,6 +804,55 @@ impl<'a> GameParser<'a> {
     /// `[Name "value"]`, returning the name, the unescaped value, the span of
     /// the whole tag and the span of the value inside the quotes.
     fn tag_line(&mut self) -> Result<TagLine<'a>, ParseError> {
+        match self.plain_tag_line() {
+            Some(line) => Ok(line),
+            None => self.any_tag_line(),
+        }
+    }
+
+    /// The tag line nearly every record writes (one space after the name,
+    /// no escape, nothing after the `]` but the line break), read in one
+    /// scan of its bytes; `None` for any other (read by
+    /// [`GameParser::any_tag_line`], which reads it alike when it is well
+    /// formed, and otherwise says what is wrong).
+    #[inline]
+    fn plain_tag_line(&mut self) -> Option<TagLine<'a>> {
+        let bytes = self.rest.as_bytes();
+        if !bytes.get(1)?.is_ascii_alphabetic() {
+            return None;
+        }
+        let mut at = 2;
+        while bytes.get(at).is_some_and(|&b| NAME_BYTES[usize::from(b)]) {
+            at += 1;
+        }
+        let name_end = at;
+        if bytes.get(at..at + 2)? != b" \"" {
+            return None;
+        }
+        at += 2;
+        let value_from = at;
+        while !VALUE_ENDS[usize::from(*bytes.get(at)?)] {
+            at += 1;
+        }
+        let value_to = at;
+        let end = match bytes.get(value_to..)? {
+            [b'"', b']'] | [b'"', b']', b'\n', ..] | [b'"', b']', b'\r', b'\n', ..] => value_to + 2,
+            _ => return None,
+        };
+        let start = self.pos();
+        // The cuts fall at ASCII bytes: between characters.
+        let line = (
+            &self.rest[1..name_end],
+            Cow::Borrowed(&self.rest[value_from..value_to]),
+            start..start + end,
+            start + value_from..start + value_to,
+        );
+        self.rest = &self.rest[end..];
+        Some(line)
+    }
+
+    /// Any tag line ([`GameParser::tag_line`]).
+    fn any_tag_line(&mut self) -> Result<TagLine<'a>, ParseError> {
         let start = self.pos();
         let after_bracket = &self.rest[1..];
         let (rest, name) = tag_name(after_bracket).map_err(|_| {

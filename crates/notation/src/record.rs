@@ -205,7 +205,7 @@ pub(crate) fn is_tag_name(name: &str) -> bool {
 /// Bytes a tag value cannot hold as they are: the quote and backslash are
 /// escaped, and a line break cannot stand inside a tag line. Values without
 /// them are read and written as they stand.
-pub(crate) fn special_in_tag_value(b: u8) -> bool {
+pub(crate) const fn special_in_tag_value(b: u8) -> bool {
     matches!(b, b'"' | b'\\' | b'\n' | b'\r')
 }
 
