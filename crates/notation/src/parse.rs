@@ -345,18 +345,31 @@ enum TagName {
 
 impl TagName {
     fn of(name: &str) -> TagName {
-        match name {
-            "Game" => TagName::Game,
-            "Options" => TagName::Options,
-            "SetUp" => TagName::SetUp,
-            "Result" => TagName::Result,
-            "Termination" => TagName::Termination,
-            "Event" => TagName::Standard(1 << 5),
-            "Site" => TagName::Standard(1 << 6),
-            "Date" => TagName::Standard(1 << 7),
-            "Round" => TagName::Standard(1 << 8),
-            "South" => TagName::Standard(1 << 9),
-            "North" => TagName::Standard(1 << 10),
+        // As byte arrays: compared in a word or two, with no call to `bcmp`.
+        match *name.as_bytes() {
+            [b'G', b'a', b'm', b'e'] => TagName::Game,
+            [b'O', b'p', b't', b'i', b'o', b'n', b's'] => TagName::Options,
+            [b'S', b'e', b't', b'U', b'p'] => TagName::SetUp,
+            [b'R', b'e', b's', b'u', b'l', b't'] => TagName::Result,
+            [
+                b'T',
+                b'e',
+                b'r',
+                b'm',
+                b'i',
+                b'n',
+                b'a',
+                b't',
+                b'i',
+                b'o',
+                b'n',
+            ] => TagName::Termination,
+            [b'E', b'v', b'e', b'n', b't'] => TagName::Standard(1 << 5),
+            [b'S', b'i', b't', b'e'] => TagName::Standard(1 << 6),
+            [b'D', b'a', b't', b'e'] => TagName::Standard(1 << 7),
+            [b'R', b'o', b'u', b'n', b'd'] => TagName::Standard(1 << 8),
+            [b'S', b'o', b'u', b't', b'h'] => TagName::Standard(1 << 9),
+            [b'N', b'o', b'r', b't', b'h'] => TagName::Standard(1 << 10),
             _ => TagName::Other,
         }
     }
@@ -403,6 +416,7 @@ impl<'a> SeenTags<'a> {
     }
 
     /// Adds `name`, which is `kind`; `false` when it was there already.
+    #[inline]
     fn insert_as(&mut self, name: &'a str, kind: TagName) -> bool {
         if let Some(bit) = kind.bit() {
             let new = self.standard & bit == 0;

@@ -493,10 +493,12 @@ impl<R: BufRead> Reader<R> {
             if self.done {
                 return Ok(None);
             }
-            // Games in one stream are much alike: reserving the last one's
-            // length saves growing the buffer line by line.
+            // Games in one stream are much alike: reserving twice the last
+            // one's length saves growing the buffer line by line, and
+            // nearly always at all (a game as long as the last one plus
+            // a little would be copied once more).
             let mut game = GameText {
-                bytes: Vec::with_capacity(self.last_game_len.min(RESERVE_CAP)),
+                bytes: Vec::with_capacity((2 * self.last_game_len).min(RESERVE_CAP)),
                 first_line: self.at.next_line,
                 offset: self.at.offset,
                 len: 0,
