@@ -507,6 +507,10 @@ const VALUE_ENDS: [bool; 256] = {
     table
 };
 
+/// ASCII whitespace, as a table: the movetext loop skips it before
+/// every token.
+const BLANKS: [bool; 256] = byte_table(b"");
+
 /// A byte that ends a token: whitespace, a comment's brace or a
 /// variation's parenthesis.
 #[inline(always)]
@@ -993,7 +997,7 @@ impl<'a> GameParser<'a> {
             // Moves and move numbers first, as long as they come.
             let mut at = self.pos();
             loop {
-                while bytes.get(at).is_some_and(u8::is_ascii_whitespace) {
+                while bytes.get(at).is_some_and(|&b| BLANKS[usize::from(b)]) {
                     at += 1;
                 }
                 match bytes.get(at) {
