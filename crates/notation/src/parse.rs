@@ -1400,6 +1400,52 @@ mod tests {
     use super::*;
     use crate::record::StandardTags;
 
+    /// The one-scan reading of the usual tag line reads what the general
+    /// one reads, and leaves every other line to it.
+    #[test]
+    fn plain_tag_lines_read_as_the_general_reader_reads_them() {
+        let lines = [
+            "[Game \"olowuka\"]\n",
+            "[Event \"\"]\n",
+            "[A_1 \"x y\"]\r\n",
+            "[Site \"é\"]",
+            "[Round \"1\"]  \n",
+            "[Date  \"2024\"]\n",
+            "[Date\t\"2024\"]\n",
+            "[South \"a \\\" b\"]\n",
+            "[North \"x\" ]\n",
+            "[North \"x\"] y\n",
+            "[North \"x\"]\r\r\n",
+            "[North \"x\n",
+            "[North \"x\"",
+            "[1x \"x\"]\n",
+            "[x\"x\"]\n",
+        ];
+        for line in lines {
+            let parser = || GameParser {
+                full: line,
+                rest: line,
+            };
+            let (mut plain, mut general) = (parser(), parser());
+            let read = plain.plain_tag_line();
+            let expected = general.any_tag_line();
+            if let Some(read) = read {
+                assert_eq!(Ok(read), expected, "{line:?}");
+                assert_eq!(plain.rest, general.rest, "{line:?}");
+            }
+        }
+        let plain = |line| {
+            GameParser {
+                full: line,
+                rest: line,
+            }
+            .plain_tag_line()
+            .is_some()
+        };
+        assert!(plain("[Game \"olowuka\"]\n") && plain("[Site \"é\"]"));
+        assert!(!plain("[Round \"1\"]  \n") && !plain("[South \"a \\\" b\"]\n"));
+    }
+
     #[test]
     fn every_standard_tag_has_a_bit_of_its_own() {
         let mut seen = SeenTags::new();

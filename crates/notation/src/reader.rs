@@ -611,6 +611,28 @@ mod tests {
         assert!(games.iter().all(|g| g.parse().is_ok()));
     }
 
+    /// Once a game has begun, its lines are told by their first
+    /// non-blank byte alone: a `[` there after movetext opens the next
+    /// game even inside a comment (which the parser then reports as
+    /// unterminated), a second `[Game` tag opens one before any movetext,
+    /// and blank or comment lines go on with the game.
+    #[test]
+    fn lines_of_a_begun_game_are_told_by_their_first_byte() {
+        let text = b"[Game \"olowuka\"]\n  \t\n[Event \"x\"]\n\nD {a\n [b]\n} b\n{c}\n\
+                     \n  [Game \"olowuka\"]\n[Game \"olowuka\"]\n\nD *\n";
+        let games = games(text, 1 << 20);
+        let starts: Vec<u64> = games.iter().map(|g| g.first_line).collect();
+        assert_eq!(starts, [1, 6, 10, 11]);
+        assert_eq!(
+            games[0].bytes,
+            b"[Game \"olowuka\"]\n  \t\n[Event \"x\"]\n\nD {a\n"
+        );
+        assert_eq!(games[1].bytes, b" [b]\n} b\n{c}\n\n");
+        assert_eq!(games[2].bytes, b"  [Game \"olowuka\"]\n");
+        assert_eq!(games[3].offset, text.len() as u64 - 22);
+        assert!(games[3].parse().is_ok());
+    }
+
     #[test]
     fn blank_and_comment_only_input_has_no_games() {
         assert!(games(b"", 100).is_empty());
