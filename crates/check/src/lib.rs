@@ -1023,13 +1023,20 @@ impl<R: Visitor> Visitor for Check<'_, '_, R> {
         ControlFlow::Continue(())
     }
 
-    /// Nearly every item is a move the fast lane takes.
+    /// Moves of JSON records come here; MGN's go to [`Check::mv`].
     #[inline(always)]
     fn item(&mut self, item: Item, span: Range<usize>) -> ControlFlow<()> {
-        if self.fast
-            && let Item::Move { mv, captured } = item
-        {
+        if let Item::Move { mv, captured } = item {
             forget_move(item);
+            return self.mv(mv, captured, span);
+        }
+        self.slow_item(item, span)
+    }
+
+    /// Nearly every item is a move the fast lane takes.
+    #[inline(always)]
+    fn mv(&mut self, mv: Move, captured: Option<u32>, span: Range<usize>) -> ControlFlow<()> {
+        if self.fast {
             if self.keep_before {
                 self.keep(span.end);
             }
@@ -1050,15 +1057,10 @@ impl<R: Visitor> Visitor for Check<'_, '_, R> {
                         self.misannotated(mv, claimed, mover, gained, span.clone());
                     }
                 }
-                let item = Item::Move {
-                    mv: canonical,
-                    captured,
-                };
-                return self.record.item(item, span);
+                return self.record.mv(canonical, captured, span);
             }
-            return self.slow_item(Item::Move { mv, captured }, span);
         }
-        self.slow_item(item, span)
+        self.slow_item(Item::Move { mv, captured }, span)
     }
 
     fn nag(&mut self, nag: Nag, span: Range<usize>) -> ControlFlow<()> {

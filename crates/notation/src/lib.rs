@@ -9,7 +9,8 @@
 //! - [`visit_game`] reads a game's text into any [`Visitor`] (the shape of
 //!   pgn-reader's): tags, movetext items and the result in text order, with
 //!   all of the syntax checked; a visitor may stop the reading, and writes
-//!   only the methods it needs. `parse_game` is one such visitor; the tools'
+//!   only the methods it needs (moves of MGN come through `mv`, which
+//!   hands them to `item` unless the visitor takes them there). `parse_game` is one such visitor; the tools'
 //!   check is another, which plays the moves as they are read and builds a
 //!   record only when asked to.
 //! - Annotations: NAGs ([`Nag`]) and variations are items of the record

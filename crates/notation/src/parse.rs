@@ -119,6 +119,13 @@ pub trait Visitor {
         forget_move(item);
         ControlFlow::Continue(())
     }
+    /// A move read from MGN text (the commonest item): by default handed
+    /// over as an [`Item::Move`] to [`Visitor::item`]. A visitor that takes
+    /// it here gets its parts as they were read, not built into an item.
+    #[inline(always)]
+    fn mv(&mut self, mv: Move, captured: Option<u32>, span: Range<usize>) -> ControlFlow<()> {
+        self.item(Item::Move { mv, captured }, span)
+    }
     /// A NAG (`!`, `$14`; `span` is its suffix or token): it annotates the
     /// move before it.
     fn nag(&mut self, _nag: Nag, _span: Range<usize>) -> ControlFlow<()> {
@@ -821,6 +828,7 @@ impl<'a> GameParser<'a> {
 
     /// `[Name "value"]`, returning the name, the unescaped value, the span of
     /// the whole tag and the span of the value inside the quotes.
+    #[inline]
     fn tag_line(&mut self) -> Result<TagLine<'a>, ParseError> {
         match self.plain_tag_line() {
             Some(line) => Ok(line),
@@ -870,6 +878,7 @@ impl<'a> GameParser<'a> {
     }
 
     /// Any tag line ([`GameParser::tag_line`]).
+    #[inline(never)]
     fn any_tag_line(&mut self) -> Result<TagLine<'a>, ParseError> {
         let start = self.pos();
         let after_bracket = &self.rest[1..];
@@ -1020,7 +1029,7 @@ impl<'a> GameParser<'a> {
                                 )?),
                                 None => None,
                             };
-                            hand_over!(visitor.item(Item::Move { mv, captured }, at..end));
+                            hand_over!(visitor.mv(mv, captured, at..end));
                             after_move = true;
                             has_move = true;
                             at = end;
