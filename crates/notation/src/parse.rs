@@ -477,15 +477,21 @@ const MOVE_ENDS: [bool; 256] = byte_table(b"{()!?");
 
 /// A table of the bytes that are ASCII whitespace or in `also`.
 const fn byte_table(also: &[u8]) -> [bool; 256] {
-    let mut table = [false; 256];
+    let mut table = byte_set(also);
     let mut b = 0;
     while b < 256 {
-        table[b] = (b as u8).is_ascii_whitespace();
+        table[b] |= (b as u8).is_ascii_whitespace();
         b += 1;
     }
+    table
+}
+
+/// A table of the bytes in `bytes`.
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
+    let mut table = [false; 256];
     let mut i = 0;
-    while i < also.len() {
-        table[also[i] as usize] = true;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
         i += 1;
     }
     table
@@ -493,26 +499,8 @@ const fn byte_table(also: &[u8]) -> [bool; 256] {
 
 /// The bytes of a tag name after its first (a letter): letters, digits
 /// and `_`. Tables, as for the movetext: every tag line asks.
-const NAME_BYTES: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        table[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
-        b += 1;
-    }
-    table
-};
-
-/// The bytes that end a plain tag value ([`special_in_tag_value`]).
-const VALUE_ENDS: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        table[b] = special_in_tag_value(b as u8);
-        b += 1;
-    }
-    table
-};
+const NAME_BYTES: [bool; 256] =
+    byte_set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
 
 /// ASCII whitespace, as a table: the movetext loop skips it before
 /// every token.
@@ -857,7 +845,7 @@ impl<'a> GameParser<'a> {
         }
         at += 2;
         let value_from = at;
-        while !VALUE_ENDS[usize::from(*bytes.get(at)?)] {
+        while !special_in_tag_value(*bytes.get(at)?) {
             at += 1;
         }
         let value_to = at;

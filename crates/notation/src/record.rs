@@ -205,9 +205,20 @@ pub(crate) fn is_tag_name(name: &str) -> bool {
 /// Bytes a tag value cannot hold as they are: the quote and backslash are
 /// escaped, and a line break cannot stand inside a tag line. Values without
 /// them are read and written as they stand.
-pub(crate) const fn special_in_tag_value(b: u8) -> bool {
-    matches!(b, b'"' | b'\\' | b'\n' | b'\r')
+#[inline(always)]
+pub(crate) fn special_in_tag_value(b: u8) -> bool {
+    TAG_VALUE_SPECIALS[usize::from(b)]
 }
+
+/// [`special_in_tag_value`] as a table: every byte of every tag value asks.
+const TAG_VALUE_SPECIALS: [bool; 256] = {
+    let mut table = [false; 256];
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table[b'\n' as usize] = true;
+    table[b'\r' as usize] = true;
+    table
+};
 
 /// A tag the notation does not interpret; kept as written.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
