@@ -506,8 +506,11 @@ pub fn run(args: &Args) -> io::Result<u8> {
     // Analysing a game takes far longer than reading it: one game a batch,
     // so that every worker has one.
     let weight = |_: &Result<SourcedGame, input::InputError>| parallel::HEAVY;
+    let records = input::games(&names);
+    let reading = records.reading();
     parallel::map_ordered(
-        input::games(&names),
+        records,
+        reading,
         args.jobs.threads(),
         weight,
         work,

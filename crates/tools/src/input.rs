@@ -297,12 +297,17 @@ pub struct Games {
 }
 
 impl Games {
-    /// Every input is a regular file (or cannot be opened): reading never
-    /// waits for a producer, so the threads of [`crate::parallel`] may read
-    /// in turn instead of keeping a reader thread that may wait for ever.
+    /// How [`crate::parallel::map_ordered`] reads these games: in turn when
+    /// every input is a regular file (or cannot be opened), since reading
+    /// then never waits for a producer; else on a reader thread that may
+    /// wait for ever.
     #[must_use]
-    pub fn never_waits(&self) -> bool {
-        self.never_waits
+    pub fn reading(&self) -> crate::parallel::Reading {
+        if self.never_waits {
+            crate::parallel::Reading::InTurns
+        } else {
+            crate::parallel::Reading::OwnThread
+        }
     }
 }
 
@@ -341,7 +346,10 @@ mod tests {
                 .map(|p| InputName::new(p.to_path_buf()))
                 .collect()
         };
-        assert!(games(&names(&[&file, &missing])).never_waits());
+        assert_eq!(
+            games(&names(&[&file, &missing])).reading(),
+            crate::parallel::Reading::InTurns
+        );
         assert_eq!(games(&names(&[&file])).count(), 1);
         #[cfg(unix)]
         {

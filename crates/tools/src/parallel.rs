@@ -5,14 +5,14 @@
 //! [`BATCH_WEIGHT`]) and the calling thread writes the results in batch
 //! order. How the batches are read depends on the input:
 //!
-//! - Input that never waits for a producer (files, [`Games::never_waits`]):
+//! - Input that never waits for a producer ([`Reading::InTurns`]: files):
 //!   each worker reads a batch in its turn and works on it
 //!   ([`map_in_turns`]). An item is read, checked and dropped by one thread
 //!   while it is in that core's cache, and no reader thread takes a core
 //!   from the workers: the instructions are those of one job within 1%,
 //!   and so, near enough, is the CPU time (moving every item to another
 //!   core, and sharing the cores with a reader, cost several percent).
-//! - Any other input (a pipe, a terminal): a reader thread of its own,
+//! - Any other input ([`Reading::OwnThread`]: a pipe, a terminal): a reader thread of its own,
 //!   which may wait for ever without holding anything back. It closes the
 //!   items into batches itself, which the workers take in turn. An item
 //!   costs the reader a lock that no other thread wants (the batch it is
@@ -23,14 +23,11 @@
 //!   producer's items travel one by one and their results come out as the
 //!   items come in, even while the reader waits for the next one.
 
-use std::any::Any;
 use std::collections::{BTreeMap, VecDeque};
 use std::io;
 use std::mem;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
-
-use crate::input::Games;
 
 /// Items handed to a worker at a time, at most: enough that handing them
 /// over costs little beside the work (a short game takes microseconds).
@@ -211,6 +208,17 @@ fn fail_on_panic<X, T>(shared: &Shared<X, T>) -> OnPanic<impl Fn() + '_> {
     })
 }
 
+/// How the items of [`map_ordered`] are read, which the caller knows from
+/// its input (the items themselves do not say).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// Taking the next item never waits for a producer (regular files): the
+    /// workers read in turn.
+    InTurns,
+    /// It may wait for ever (a pipe, a terminal): a reader thread of its own.
+    OwnThread,
+}
+
 /// Applies `work` to every item on `jobs` threads and hands the results to
 /// `sink` in input order. Items travel to the workers in batches of what
 /// has been read, up to [`BATCH`] items or [`BATCH_WEIGHT`] of `weight`
@@ -220,6 +228,7 @@ fn fail_on_panic<X, T>(shared: &Shared<X, T>) -> OnPanic<impl Fn() + '_> {
 /// still be waiting for input, and ends with the process.
 pub fn map_ordered<I, T, W, S>(
     items: I,
+    reading: Reading,
     jobs: usize,
     weight: impl Fn(&I::Item) -> usize + Send + 'static,
     work: W,
@@ -238,11 +247,7 @@ where
         }
         return Ok(());
     }
-    // The one source whose reading is known never to wait for a producer.
-    let never_waits = (&items as &dyn Any)
-        .downcast_ref::<Games>()
-        .is_some_and(Games::never_waits);
-    if never_waits {
+    if reading == Reading::InTurns {
         return map_in_turns(items, jobs, weight, &work, sink);
     }
     let cap = AHEAD * jobs * BATCH_WEIGHT;
@@ -759,6 +764,7 @@ mod tests {
         let mut out = Vec::new();
         map_ordered(
             0..1000u64,
+            Reading::OwnThread,
             4,
             |_| 1,
             |i| i * i,
@@ -792,7 +798,7 @@ mod tests {
             let ran = if in_turns {
                 map_in_turns(items, 3, |_| 1, &|i: &u32| *i, sink)
             } else {
-                map_ordered(items, 3, |_| 1, |i| *i, sink)
+                map_ordered(items, Reading::OwnThread, 3, |_| 1, |i| *i, sink)
             };
             assert_eq!(ran.unwrap_err().kind(), io::ErrorKind::BrokenPipe);
             assert_eq!(seen, 10);
@@ -811,6 +817,7 @@ mod tests {
             let mut out = Vec::new();
             let result = map_ordered(
                 item_rx.into_iter().take(50),
+                Reading::OwnThread,
                 2,
                 |_| 1,
                 |i| i * 2,
@@ -847,7 +854,7 @@ mod tests {
     fn a_reader_that_panics_ends_the_run_with_an_error() {
         let result = ends(|| {
             let items = (0..10_000u32).inspect(|&i| assert!(i != 700, "the reader fails"));
-            map_ordered(items, 2, |_| 1, |i| *i, |_| Ok(()))
+            map_ordered(items, Reading::OwnThread, 2, |_| 1, |i| *i, |_| Ok(()))
         });
         assert!(matches!(result, Ok(Err(_))));
     }
@@ -863,7 +870,7 @@ mod tests {
                 if in_turns {
                     map_in_turns(0..10_000u32, 2, |_| 1, &work, |_| Ok(()))
                 } else {
-                    map_ordered(0..10_000u32, 2, |_| 1, work, |_| Ok(()))
+                    map_ordered(0..10_000u32, Reading::OwnThread, 2, |_| 1, work, |_| Ok(()))
                 }
             });
             // The worker's panic reaches the caller, once the others have
@@ -906,6 +913,7 @@ mod tests {
         let mut written = 0;
         map_ordered(
             (0..20_000).map(move |_| Tracked::new(&made_items)),
+            Reading::OwnThread,
             2,
             |_| 1,
             |_| Tracked::new(&made_results),
@@ -939,6 +947,7 @@ mod tests {
         let mut out = Vec::new();
         map_ordered(
             0..300u32,
+            Reading::OwnThread,
             2,
             |_| BATCH_WEIGHT,
             |i| i + 1,

@@ -285,8 +285,11 @@ pub fn run(args: &Args) -> io::Result<u8> {
     let weight = |item: &Result<SourcedGame, input::InputError>| {
         item.as_ref().map_or(0, |game| game.text.bytes.len())
     };
+    let records = input::games(&names);
+    let reading = records.reading();
     let ran = parallel::map_ordered(
-        input::games(&names),
+        records,
+        reading,
         args.jobs.threads(),
         weight,
         work,
