@@ -23,10 +23,11 @@ const EXPLORATION: f64 = 1.0;
 /// end of a round of a match (see [`Playouts`]).
 const MAX_PLAYOUT_PLIES: u32 = 1000;
 
-const ROOT: u32 = u32::MAX;
+/// The root's parent, and the end of a list of children.
+const NONE: u32 = u32::MAX;
 
-/// The tree grows by a node per playout up to this many nodes (about 460
-/// bytes each: some 120 MB), then stops growing: later playouts start from
+/// The tree grows by a node per playout up to this many nodes (about 450
+/// bytes each, its game's history included: some 120 MB), then stops growing: later playouts start from
 /// the leaves it has, so `playouts=N` of any size runs in bounded memory.
 pub const MAX_TREE_NODES: usize = 1 << 18;
 
@@ -38,7 +39,11 @@ struct Node {
     /// Who played `mv`: rewards are counted for this side.
     mover: Side,
     parent: u32,
-    children: Vec<u32>,
+    /// The children, in the order they were expanded, as a list through
+    /// `next_sibling` (`NONE` ends it): no allocation a node.
+    first_child: u32,
+    last_child: u32,
+    next_sibling: u32,
     /// Candidates not yet expanded, drawn at random.
     untried: MoveBuf,
     visits: u32,
@@ -102,8 +107,10 @@ impl Mcts {
             game: game.clone(),
             mv: None,
             mover: side.opposite(),
-            parent: ROOT,
-            children: Vec::new(),
+            parent: NONE,
+            first_child: NONE,
+            last_child: NONE,
+            next_sibling: NONE,
             untried: MoveBuf::from(game.position().candidates()),
             visits: 0,
             reward: 0.0,
@@ -118,18 +125,22 @@ impl Mcts {
                 break;
             }
             let leaf = self.select_and_expand(&mut tree);
-            if leaf == 0 && tree[0].children.is_empty() {
+            if leaf == 0 && tree[0].first_child == NONE {
                 // Nothing at the root plays.
                 return None;
             }
-            if playouts == 0 && tree[0].untried.is_empty() && tree[0].children.len() == 1 {
+            if playouts == 0
+                && tree[0].untried.is_empty()
+                && tree[0].first_child != NONE
+                && tree[0].first_child == tree[0].last_child
+            {
                 // A single legal move needs no search.
                 break;
             }
             let south = self.reward_south(&tree[leaf as usize].game);
             playouts += 1;
             let mut at = leaf;
-            while at != ROOT {
+            while at != NONE {
                 let node = &mut tree[at as usize];
                 node.visits += 1;
                 node.reward += match node.mover {
@@ -140,11 +151,19 @@ impl Mcts {
             }
         }
         self.last_tree = tree.len();
-        let best = tree[0]
-            .children
-            .iter()
-            .copied()
-            .max_by_key(|&c| tree[c as usize].visits)?;
+        // The most visited child, the last of equals.
+        let mut best = None;
+        let mut most = 0;
+        let mut c = tree[0].first_child;
+        while c != NONE {
+            let child = &tree[c as usize];
+            if best.is_none() || child.visits >= most {
+                best = Some(c);
+                most = child.visits;
+            }
+            c = child.next_sibling;
+        }
+        let best = best?;
         let node = &tree[best as usize];
         let info = SearchInfo {
             best: node.mv?,
@@ -218,23 +237,32 @@ impl Mcts {
                         mv: Some(mv),
                         mover,
                         parent: at,
-                        children: Vec::new(),
+                        first_child: NONE,
+                        last_child: NONE,
+                        next_sibling: NONE,
                         untried,
                         visits: 0,
                         reward: 0.0,
                     });
-                    tree[at as usize].children.push(id);
+                    let parent = &mut tree[at as usize];
+                    let last = std::mem::replace(&mut parent.last_child, id);
+                    if last == NONE {
+                        parent.first_child = id;
+                    } else {
+                        tree[last as usize].next_sibling = id;
+                    }
                     return id;
                 }
             }
             let node = &tree[at as usize];
-            if node.children.is_empty() {
+            if node.first_child == NONE {
                 return at;
             }
             let log_n = f64::from(node.visits.max(1)).ln();
-            let mut best = node.children[0];
+            let mut best = node.first_child;
             let mut best_value = f64::NEG_INFINITY;
-            for &c in &node.children {
+            let mut c = node.first_child;
+            while c != NONE {
                 let child = &tree[c as usize];
                 let n = f64::from(child.visits.max(1));
                 let value = child.reward / n + EXPLORATION * (log_n / n).sqrt();
@@ -242,6 +270,7 @@ impl Mcts {
                     best_value = value;
                     best = c;
                 }
+                c = child.next_sibling;
             }
             at = best;
         }

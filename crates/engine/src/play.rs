@@ -129,8 +129,10 @@ pub(crate) enum Until {
     RoundEnds,
 }
 
-/// [`play_out`]'s loop: the plies played, and the round that ended (under
-/// [`Until::RoundEnds`]). `game` may be left unsettled.
+/// [`play_out`]'s loop: the plies played and, under [`Until::RoundEnds`],
+/// the holdings at the end of a round when the game went past it (the
+/// next round set up); otherwise the holdings where it stopped are the
+/// game's ([`holdings`]). `game` may be left unsettled.
 ///
 /// To play exactly [`play_random`]'s moves it settles before it draws a
 /// move when the last move ended the game or round by itself, and when
@@ -138,6 +140,13 @@ pub(crate) enum Until {
 /// move left its opponent unable to move, draws again from the next
 /// round's start (the draws made from the old position undone, as
 /// [`Game::play`] would never have made them).
+///
+/// Under [`Until::RoundEnds`] neither end is settled: the playout stops
+/// there, and the position's holdings are the round's (or the game's)
+/// result, as settling sweeps each row into its owner's store. Settling
+/// would sow the side's moves again to see that none plays, and set up the
+/// next round, sowing one of its moves to see that it can begin: in
+/// Pallankuzhi a tenth of an MCTS search.
 ///
 /// A move the fast lane refuses is one [`Game::play`] refuses too (an
 /// endless move, one that starves the opponent while another feeds, one
@@ -149,7 +158,7 @@ pub(crate) fn random_moves(
     rng: &mut Rng,
     max_plies: u32,
     until: Until,
-) -> Result<(u32, Option<RoundEnd>), PlayError> {
+) -> Result<(u32, Option<[u32; 2]>), PlayError> {
     let endless_legal = game.position().rules().has(Opt::EndlessEndsGame);
     let mut plies = 0;
     // Settles what the last move left open; `Some` when that ended the
@@ -160,12 +169,12 @@ pub(crate) fn random_moves(
         Ok(ended.then(|| report.round_ends.first().copied()))
     };
     'plies: while plies < max_plies {
-        if game.ended_unsettled()
-            && let Some(round) = settle(game)?
-            && until == Until::RoundEnds
-            && round.is_some()
-        {
-            return Ok((plies, round));
+        if game.ended_unsettled() {
+            if until == Until::RoundEnds {
+                // Ended by itself (25, repetition): over, unsettled.
+                break;
+            }
+            settle(game)?;
         }
         if game.outcome().is_some() {
             break;
@@ -183,6 +192,13 @@ pub(crate) fn random_moves(
             if mv.is_some() && !endless_legal {
                 continue;
             }
+            if mv.is_none() && until == Until::RoundEnds {
+                // No move plays: the side cannot move, so the round or
+                // game ends here, unsettled (or the lap budget leaves
+                // that open); the playout is over either way, its draws
+                // drawn.
+                break 'plies;
+            }
             // An endless move to rule on, or no move left: what the last
             // move left open is settled first, as `Game::play` does.
             if !settled {
@@ -190,7 +206,7 @@ pub(crate) fn random_moves(
                 if let Some(round) = settle(game)? {
                     if until == Until::RoundEnds {
                         // The playout is over: its draws stay drawn.
-                        return Ok((plies, round));
+                        return Ok((plies, round.map(|r| r.holdings)));
                     }
                     *rng = drawn_from;
                     continue 'plies;
@@ -205,7 +221,7 @@ pub(crate) fn random_moves(
                 if until == Until::RoundEnds
                     && let Some(end) = report.round_ends.first()
                 {
-                    return Ok((plies + 1, Some(*end)));
+                    return Ok((plies + 1, Some(end.holdings)));
                 }
                 break;
             }
@@ -284,8 +300,9 @@ impl Playouts {
             None => self.scratch.insert(Game::start(start)),
         };
         let holdings = match random_moves(scratch, rng, max_plies, Until::RoundEnds) {
-            Ok((_, Some(round))) => round.holdings,
-            // Over, or stopped: at `max_plies`, where no move plays (the
+            Ok((_, Some(round_end))) => round_end,
+            // Over (settled or not: the holdings are the result either
+            // way), or stopped: at `max_plies`, where no move plays (the
             // lap budget's doing), or where the budget leaves the game
             // unable to go on.
             Ok((_, None)) | Err(_) => holdings(scratch),
