@@ -12,16 +12,21 @@
 //!
 //! let spec: PlayerSpec = "alphabeta:depth=4".parse().unwrap();
 //! let mut player = spec.build(42);
-//! let (game, _) = Game::new(Position::new(Rules::standard(GameId::Olowuka))).unwrap();
+//! let (mut game, _) = Game::new(Position::new(Rules::standard(GameId::Olowuka))).unwrap();
 //! let mv = player.choose(&game).unwrap();
 //! assert!(game.position().legal_moves().unwrap().contains(mv));
 //! assert_eq!(player.name(), "alphabeta depth=4");
+//! // Or chosen and played at once: the same move, on the game.
+//! let mut player = spec.build(42);
+//! let played = player.play(&mut game).unwrap();
+//! assert_eq!(played.mv, mv);
+//! assert!(played.report.is_ok());
 //! ```
 
 use std::fmt;
 use std::time::Duration;
 
-use mancala_rules::{Game, Move};
+use mancala_rules::{Game, Move, PlayError, PlayReport};
 
 mod alphabeta;
 pub mod analysis;
@@ -40,11 +45,28 @@ pub use simple::{Greedy, RandomPlayer};
 pub use spec::{ENGINES, Engine, ParseSpecError, PlayerKind, PlayerSpec, Setting};
 
 /// A computer player.
+///
+/// [`Player::play`] is how a game is played: the move chosen and played
+/// at once. [`Player::choose`] leaves the game as it is (for a hint, or a
+/// test).
 pub trait Player: fmt::Debug + Send {
     /// The move to play in `game`, or `None` when the game is over or no
     /// move can be played. A returned move is one that [`Game::play`]
-    /// accepts.
+    /// accepts, unless the lap budget leaves what follows it undecided.
     fn choose(&mut self, game: &Game) -> Option<Move>;
+
+    /// Chooses the move [`Player::choose`] would and plays it on `game`
+    /// with [`Game::play`], or returns `None` (the game unchanged) when
+    /// no move can be played. Where choosing sows the move anyway (the
+    /// random player tries moves until one plays, the greedy one plays
+    /// them all), the move is played as it is chosen, not sown again.
+    fn play(&mut self, game: &mut Game) -> Option<Played> {
+        let mv = self.choose(game)?;
+        Some(Played {
+            mv,
+            report: game.play(mv),
+        })
+    }
 
     /// The player and its settings as a record tag writes them, e.g.
     /// `alphabeta depth=9`, `mcts playouts=1000`, `random`. It parses back
@@ -55,6 +77,16 @@ pub trait Player: fmt::Debug + Send {
     fn info(&self) -> Option<SearchInfo> {
         None
     }
+}
+
+/// A move a player chose and played ([`Player::play`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    pub mv: Move,
+    /// What [`Game::play`] said of it: an error (the game then as it was)
+    /// only when the lap budget cannot decide what follows the move, or a
+    /// round cannot begin after it.
+    pub report: Result<PlayReport, PlayError>,
 }
 
 /// What a search found and what it cost.

@@ -32,19 +32,27 @@ pub(crate) fn net_gain(report: &PlayReport, mover: Side) -> i32 {
 /// single undecided candidate.
 #[must_use]
 pub fn children(game: &Game) -> Vec<Child> {
+    let mover = game.position().to_move();
+    played_children(game)
+        .into_iter()
+        .map(|(mv, game, report)| Child {
+            mv,
+            game,
+            gain: net_gain(&report, mover),
+        })
+        .collect()
+}
+
+/// [`children`] with the report of each move.
+pub(crate) fn played_children(game: &Game) -> Vec<(Move, Game, PlayReport)> {
     let mut out = Vec::new();
     if game.outcome().is_some() {
         return out;
     }
-    let mover = game.position().to_move();
     for mv in game.position().candidates().iter() {
         let mut next = game.clone();
         if let Ok(report) = next.play(mv) {
-            out.push(Child {
-                mv,
-                game: next,
-                gain: net_gain(&report, mover),
-            });
+            out.push((mv, next, report));
         }
     }
     out

@@ -1,10 +1,10 @@
 //! The two players without search.
 
 use fastrand::Rng;
-use mancala_rules::{Game, Move};
+use mancala_rules::{Game, Move, PlayReport};
 
-use crate::Player;
-use crate::play::{MoveBuf, children};
+use crate::play::{MoveBuf, played_children};
+use crate::{Played, Player};
 
 /// Plays a uniformly random legal move.
 #[derive(Debug)]
@@ -38,6 +38,34 @@ impl Player for RandomPlayer {
         None
     }
 
+    /// [`RandomPlayer::choose`]'s move, the same draws, each candidate
+    /// tried with [`Game::play`] itself: the one that plays is played
+    /// (sown once). A candidate refused in the position it was tried in
+    /// (the error's) is one the position refuses, and the next is drawn;
+    /// one refused for what follows it (the lap budget's verdict on the
+    /// next position, a round that cannot begin) is the choice all the
+    /// same, returned with its error, as `choose` would name it.
+    fn play(&mut self, game: &mut Game) -> Option<Played> {
+        if game.outcome().is_some() {
+            return None;
+        }
+        let before = *game.position();
+        let mut moves = MoveBuf::from(before.candidates());
+        while let Some(mv) = moves.take_random(&mut self.rng) {
+            match game.play(mv) {
+                Ok(report) => {
+                    return Some(Played {
+                        mv,
+                        report: Ok(report),
+                    });
+                }
+                Err(e) if e.position != before => return Some(Played { mv, report: Err(e) }),
+                Err(_) => {}
+            }
+        }
+        None
+    }
+
     fn name(&self) -> String {
         "random".to_owned()
     }
@@ -58,18 +86,34 @@ impl Greedy {
             rng: Rng::with_seed(seed),
         }
     }
+
+    /// The chosen move with the game after it and its report: every move
+    /// is played to weigh it, so the chosen one needs no playing again.
+    fn pick(&mut self, game: &Game) -> Option<(Move, Game, PlayReport)> {
+        let mover = game.position().to_move();
+        let gain = |report: &PlayReport| crate::play::net_gain(report, mover);
+        let kids = played_children(game);
+        let best = kids.iter().map(|(_, _, r)| gain(r)).max()?;
+        let ties = kids.iter().filter(|(_, _, r)| gain(r) == best).count();
+        let pick = self.rng.usize(..ties);
+        kids.into_iter()
+            .filter(|(_, _, r)| gain(r) == best)
+            .nth(pick)
+    }
 }
 
 impl Player for Greedy {
     fn choose(&mut self, game: &Game) -> Option<Move> {
-        let kids = children(game);
-        let best = kids.iter().map(|c| c.gain).max()?;
-        let ties = kids.iter().filter(|c| c.gain == best).count();
-        let pick = self.rng.usize(..ties);
-        kids.iter()
-            .filter(|c| c.gain == best)
-            .nth(pick)
-            .map(|c| c.mv)
+        self.pick(game).map(|(mv, _, _)| mv)
+    }
+
+    fn play(&mut self, game: &mut Game) -> Option<Played> {
+        let (mv, next, report) = self.pick(game)?;
+        *game = next;
+        Some(Played {
+            mv,
+            report: Ok(report),
+        })
     }
 
     fn name(&self) -> String {

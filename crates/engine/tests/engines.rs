@@ -150,6 +150,48 @@ fn a_playout_under_a_tiny_lap_budget_is_play_random_or_undecided() {
     assert!(agreed > 0);
 }
 
+/// `Player::play` makes `choose`'s move, as `Game::play` plays it (the
+/// random and greedy players play it as they choose it, not sown again):
+/// the same moves, reports and games, ply after ply from one seed, in every
+/// rule set and under lap budgets small enough to leave moves undecided
+/// (where the move chosen may be refused for what follows it).
+#[test]
+fn playing_a_choice_is_choosing_then_playing_it() {
+    let mut rule_sets = all_rules();
+    for id in GameId::ALL {
+        for budget in [2, 4, 8] {
+            rule_sets.push(Rules::standard(id).with_lap_budget(budget).unwrap());
+        }
+    }
+    for (r, rules) in rule_sets.into_iter().enumerate() {
+        let Ok((first, _)) = Game::new(Position::new(rules)) else {
+            continue;
+        };
+        let pairs = small_engines(r as u64)
+            .into_iter()
+            .zip(small_engines(r as u64));
+        for (mut choosing, mut playing) in pairs {
+            let what = format!("{} [{}] {}", rules.game(), rules.options(), choosing.name());
+            let (mut a, mut b) = (first.clone(), first.clone());
+            for _ in 0..40 {
+                let chosen = choosing.choose(&a);
+                let played = playing.play(&mut b);
+                assert_eq!(chosen, played.as_ref().map(|p| p.mv), "{what}");
+                let (Some(mv), Some(played)) = (chosen, played) else {
+                    break;
+                };
+                let report = a.play(mv);
+                assert_eq!(report, played.report, "{what}");
+                assert_eq!(a.position(), b.position(), "{what}");
+                assert_eq!(a.status(), b.status(), "{what}");
+                if report.is_err() || a.outcome().is_some() {
+                    break;
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn no_engine_moves_in_a_finished_game() {
     let rules = Rules::standard(GameId::Olowuka);

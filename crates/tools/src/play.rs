@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::ops::Range;
 
 use clap::Parser;
-use mancala_engine::{Player, PlayerKind, PlayerSpec};
+use mancala_engine::{Played, Player, PlayerKind, PlayerSpec};
 use mancala_notation::{GameResult, Item, Record};
 use mancala_rules::{
     DEFAULT_LAP_BUDGET, Game, Move, NoTrace, Observer, PlayError, PlayErrorKind, PlayReport,
@@ -231,9 +231,28 @@ impl Session {
         mv: Move,
         observer: &mut O,
     ) -> Result<PlayReport, PlayError> {
-        let mover = self.game.position().to_move();
-        let canonical = self.game.position().canonical_move(mv);
+        let before = *self.game.position();
         let report = self.game.play_traced(mv, observer)?;
+        self.record(&before, mv, &report);
+        Ok(report)
+    }
+
+    /// Lets `player` choose a move and play it on the game (sown once:
+    /// see [`Player::play`]), and records it when it stands.
+    fn play_engine(&mut self, player: &mut dyn Player) -> Option<Played> {
+        let before = *self.game.position();
+        let played = player.play(&mut self.game)?;
+        if let Ok(report) = &played.report {
+            self.record(&before, played.mv, report);
+        }
+        Some(played)
+    }
+
+    /// Appends `mv`, played in `before` (with its capture count), and any
+    /// round markers to the record.
+    fn record(&mut self, before: &Position, mv: Move, report: &PlayReport) {
+        let mover = before.to_move();
+        let canonical = before.canonical_move(mv);
         // North's move is numbered after anything but South's move.
         let after_south = matches!(self.record.items.last(), Some(Item::Move { mv, .. }) if mv.hole.side == Side::South);
         let gained = report.gained[mover.index()];
@@ -252,13 +271,12 @@ impl Session {
         if gained > 0 {
             self.text_bytes += 1 + digits(gained as usize);
         }
-        for round in check::rounds_begun(&report) {
+        for round in check::rounds_begun(report) {
             self.record.items.push(Item::Round { round });
             self.text_bytes += 2 + digits(round as usize);
         }
         self.plies_added += 1;
         self.plies_total += 1;
-        Ok(report)
     }
 
     /// Sets the result and end reason from the game's state.
@@ -417,31 +435,36 @@ impl Tool<'_> {
                 break;
             }
             let side = session.game.position().to_move();
-            let mv = match &mut seats[side.index()] {
-                Seat::Engine(player, _) => player.choose(&session.game),
-                Seat::Human => match self.ask_human(session, side)? {
-                    HumanTurn::Move(mv) => Some(mv),
-                    HumanTurn::Quit => break,
-                    HumanTurn::Undone => continue,
-                },
-            };
-            let Some(mv) = mv else {
-                // An engine finds no move it may play: when that is the lap
-                // budget's doing (no verdict on some move), say so.
-                if let Some((mv, e)) = why_no_move(&session.game) {
-                    self.report(&undecided_note(session, mv, &e))?;
-                }
-                break;
-            };
             // With a person at the board, each move is told in words: its
             // steps are gathered as it is sown.
             let human = seats.iter().any(|s| matches!(s, Seat::Human));
             let mut steps = seat::MoveSteps::default();
             let before = *session.game.position();
-            let played = if human {
-                session.play_observed(mv, &mut steps)
-            } else {
-                session.play(mv)
+            let (mv, played) = match &mut seats[side.index()] {
+                Seat::Engine(player, _) => match session.play_engine(player.as_mut()) {
+                    Some(Played { mv, report }) => {
+                        if human && report.is_ok() {
+                            // The engine played the move untraced; its
+                            // steps are traced again for the words alone.
+                            let _ = before.play_traced(mv, &mut steps);
+                        }
+                        (mv, report)
+                    }
+                    None => {
+                        // An engine finds no move it may play: when that is
+                        // the lap budget's doing (no verdict on some move),
+                        // say so.
+                        if let Some((mv, e)) = why_no_move(&session.game) {
+                            self.report(&undecided_note(session, mv, &e))?;
+                        }
+                        break;
+                    }
+                },
+                Seat::Human => match self.ask_human(session, side)? {
+                    HumanTurn::Move(mv) => (mv, session.play_observed(mv, &mut steps)),
+                    HumanTurn::Quit => break,
+                    HumanTurn::Undone => continue,
+                },
             };
             let report = match played {
                 Ok(report) => report,
