@@ -3,7 +3,7 @@
 use fastrand::Rng;
 use mancala_rules::{Game, Move, PlayReport};
 
-use crate::play::{MoveBuf, played_children};
+use crate::play::{MoveBuf, net_gain, played_children};
 use crate::{Played, Player};
 
 /// Plays a uniformly random legal move.
@@ -91,14 +91,18 @@ impl Greedy {
     /// is played to weigh it, so the chosen one needs no playing again.
     fn pick(&mut self, game: &Game) -> Option<(Move, Game, PlayReport)> {
         let mover = game.position().to_move();
-        let gain = |report: &PlayReport| crate::play::net_gain(report, mover);
-        let kids = played_children(game);
-        let best = kids.iter().map(|(_, _, r)| gain(r)).max()?;
-        let ties = kids.iter().filter(|(_, _, r)| gain(r) == best).count();
+        let mut kids = played_children(game);
+        let gain = |k: &(Move, Game, PlayReport)| net_gain(&k.2, mover);
+        let best = kids.iter().map(gain).max()?;
+        let ties = kids.iter().filter(|k| gain(k) == best).count();
         let pick = self.rng.usize(..ties);
-        kids.into_iter()
-            .filter(|(_, _, r)| gain(r) == best)
-            .nth(pick)
+        let (i, _) = kids
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| gain(k) == best)
+            .nth(pick)?;
+        // Taken out where it lies: the others are not moved.
+        Some(kids.swap_remove(i))
     }
 }
 
