@@ -45,11 +45,12 @@ pub fn children(game: &Game) -> Vec<Child> {
 
 /// [`children`] with the report of each move.
 pub(crate) fn played_children(game: &Game) -> Vec<(Move, Game, PlayReport)> {
-    let mut out = Vec::new();
     if game.outcome().is_some() {
-        return out;
+        return Vec::new();
     }
-    for mv in game.position().candidates().iter() {
+    let candidates = game.position().candidates();
+    let mut out = Vec::with_capacity(candidates.len());
+    for mv in candidates.iter() {
         let mut next = game.clone();
         if let Ok(report) = next.play(mv) {
             out.push((mv, next, report));
