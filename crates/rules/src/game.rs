@@ -238,8 +238,8 @@ impl History {
 /// move", and what follows an end), for the next move to prove that there
 /// was a move or for [`Game::settle`] to decide when the end must be known.
 /// Both share one fast lane (a move sown once, its shape checked in a few
-/// steps where no direction is due and no hole closed) and `play` falls
-/// back to the full rules for the moves the lane leaves.
+/// steps wherever no direction is due) and `play` falls back to the full
+/// rules for the moves the lane leaves.
 #[derive(Debug)]
 pub struct Game {
     position: Position,

@@ -596,6 +596,18 @@ impl Position {
         sower.sow(self.board, self.stores, self.index(mv.hole) as u8, obs)
     }
 
+    /// [`Position::sow`] from track index `start` with nothing recorded,
+    /// `closed` the position's closed holes (a constant where known).
+    #[inline(always)]
+    fn sow_untraced(&self, closed: u16, dir: Dir, start: u8) -> Result<Sown, Unending> {
+        Sower::new(&self.rules, closed, dir, self.to_move).sow(
+            self.board,
+            self.stores,
+            start,
+            &mut NoTrace,
+        )
+    }
+
     /// The position after a move sown in `dir` that ended as `sown`.
     #[inline]
     fn after(&self, dir: Dir, sown: &Sown) -> Position {
@@ -652,11 +664,11 @@ impl Position {
     }
 
     /// What [`Position::play_lean`] needs, worked out once: `None` while a
-    /// direction is due or a hole is closed (neither changes within a round
-    /// once it is so: holes close only at a refill).
+    /// direction is due (it is fixed once chosen; holes closed in a round
+    /// stay closed all round, and `play_lean` reads them from the position).
     #[must_use]
     pub fn lean(&self) -> Option<Lean> {
-        if self.direction_due() || self.closed != 0 {
+        if self.direction_due() {
             return None;
         }
         Some(Lean {
@@ -666,12 +678,13 @@ impl Position {
     }
 
     /// [`Position::play_finite`] for a position `lean` was worked out for
-    /// (or one it led to): with no direction due and no hole closed, `mv`
-    /// has the shape of a move exactly when it names a non-empty hole of the
-    /// side to move and no direction, so that is all it checks. Its laps, or
-    /// `None`, the position as it was, for anything else: a move
-    /// [`Position::play`] refuses or plays as endless, and one naming the
-    /// direction the side sows in anyway (`play` accepts it).
+    /// (or one it led to): with no direction due, `mv` has the shape of a
+    /// move exactly when it names a non-empty hole of the side to move and
+    /// no direction, so that is all it checks. (A closed hole is empty: no
+    /// seed is ever sown into it, and a round closes only emptied holes.)
+    /// Its laps, or `None`, the position as it was, for anything else: a
+    /// move [`Position::play`] refuses or plays as endless, and one naming
+    /// the direction the side sows in anyway (`play` accepts it).
     #[inline(always)]
     pub fn play_lean(&mut self, lean: &Lean, mv: Move) -> Option<u64> {
         let side = self.to_move;
@@ -684,11 +697,15 @@ impl Position {
             return None;
         }
         let dir = lean.dirs[side.index()];
-        // No hole is closed (see `lean`): said as a constant, so that the
-        // sower's bulk laps need no check of the position's closed holes.
-        let sown = Sower::new(&self.rules, 0, dir, side)
-            .sow(self.board, self.stores, start as u8, &mut NoTrace)
-            .ok()?;
+        // Most positions have no hole closed (no game but a match's later
+        // rounds closes any): said as a constant there, so that the
+        // sower's laps need no check of closed holes.
+        let sown = if self.closed == 0 {
+            self.sow_untraced(0, dir, start as u8)
+        } else {
+            self.sow_untraced(self.closed, dir, start as u8)
+        }
+        .ok()?;
         self.feeding_allows(mv, &sown.board)?;
         self.apply_settled(&sown);
         Some(sown.laps)

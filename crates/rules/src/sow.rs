@@ -279,6 +279,38 @@ static BYTE_OF_BIT: [u64; 256] = {
     table
 };
 
+/// `SET_BITS[bits][k]`: the index of the `k + 1`-th lowest set bit of the
+/// 7-bit `bits` (0 past the last).
+static SET_BITS: [[u8; 8]; 128] = {
+    let mut table = [[0u8; 8]; 128];
+    let mut bits = 0;
+    while bits < 128 {
+        let (mut bit, mut k) = (0, 0);
+        while bit < 7 {
+            if bits & (1 << bit) != 0 {
+                table[bits][k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        bits += 1;
+    }
+    table
+};
+
+/// The index of the `k + 1`-th lowest set bit of `bits` (below `1 << 14`,
+/// more than `k` of them set): two 7-bit look-ups instead of a loop.
+#[inline(always)]
+fn nth_set_bit(bits: u32, k: u8) -> u32 {
+    let low = (bits & 0x7F) as usize;
+    let in_low = low.count_ones() as u8;
+    if k < in_low {
+        u32::from(SET_BITS[low][usize::from(k & 7)])
+    } else {
+        7 + u32::from(SET_BITS[(bits >> 7 & 0x7F) as usize][usize::from((k - in_low) & 7)])
+    }
+}
+
 impl Sower<'_> {
     #[inline]
     pub(crate) fn new(rules: &Rules, closed: u16, dir: Dir, mover: Side) -> Sower<'_> {
@@ -292,6 +324,26 @@ impl Sower<'_> {
             bulk: how.bulk_laps,
             plain: how.bulk_laps && closed == 0 && how.four == FourRule::None,
         }
+    }
+
+    /// The open holes: a 1 in the byte of each, as a board read as a
+    /// little-endian `u128` (what a whole turn of the track drops), and
+    /// how many: a lap of that many seeds or more goes round the track.
+    /// (Worked out where needed, not kept: a larger sower costs every
+    /// move.)
+    #[inline(always)]
+    fn open(&self) -> (u128, u8) {
+        let n2 = self.how.n2;
+        let track = RUNS[usize::from(n2) % RUNS.len()][0][slot(n2)];
+        // Only a match's later rounds close holes: most sowers have none,
+        // and `closed` is then often a constant.
+        if self.closed == 0 {
+            return (track, n2);
+        }
+        let bits = usize::from(!self.closed);
+        let spread =
+            u128::from(BYTE_OF_BIT[bits & 0xFF]) | u128::from(BYTE_OF_BIT[bits >> 8 & 0xFF]) << 64;
+        (spread & track, n2 - self.closed.count_ones() as u8)
     }
 
     #[inline]
@@ -423,17 +475,34 @@ impl Sower<'_> {
             return Some(self.plain_lap(b, start));
         }
         let seeds = b[slot(start)];
-        let lifted = u128::from_le_bytes(*b) & KEEP_ALL_BUT[slot(start)];
-        if seeds >= self.how.n2 - self.closed.count_ones() as u8 {
-            // A lap round the whole track may fill a hole twice, and a four
-            // taken early in it fill again: seed by seed.
-            *b = lifted.to_le_bytes();
-            return self.drop_each(b, st, start, seeds, &mut NoTrace);
-        }
-        let (v, last, run) = if self.closed == 0 {
-            self.drop_run(lifted, start, seeds)
+        let mut v = u128::from_le_bytes(*b) & KEEP_ALL_BUT[slot(start)];
+        let (open, open_holes) = self.open();
+        let (v, last, run) = if seeds < open_holes {
+            self.drop_part(v, start, seeds, open)
         } else {
-            self.drop_run_past_closed(lifted, start, seeds)
+            // A lap round the whole track: turn by turn, each a seed in
+            // every open hole (the lifted one included), so that a hole
+            // filled to 4 and taken in one turn fills again in the next,
+            // as seed by seed. The lap's last seed falls in its last turn:
+            // a whole one when the seeds divide evenly (the last in the
+            // lifted hole), else the part turn after the whole ones.
+            let (turns, rest) = (seeds / open_holes, seeds % open_holes);
+            let whole = if rest == 0 { turns - 1 } else { turns };
+            for _ in 0..whole {
+                v += open;
+                if self.how.four != FourRule::None {
+                    let fours = bytes_equal_to_four(v) & open;
+                    if fours != 0 {
+                        // None of these seeds is the lap's last.
+                        (v, _) = self.take_fours(st, v, fours, 0);
+                    }
+                }
+            }
+            if rest == 0 {
+                (v + open, start, open)
+            } else {
+                self.drop_part(v, start, rest, open)
+            }
         };
         // A hole of `run` holding 4 now held 3 before its seed (and was not
         // passed again): a four the lap made. Most laps make none.
@@ -445,7 +514,22 @@ impl Sower<'_> {
             *b = v.to_le_bytes();
             return Some(last);
         }
-        self.take_fours(b, st, v, fours, last)
+        let (v, binikh) = self.take_fours(st, v, fours, 1 << (8 * u32::from(slot(last) as u8)));
+        *b = v.to_le_bytes();
+        (!binikh).then_some(last)
+    }
+
+    /// Drops `r` seeds, fewer than the open holes (`open`, see
+    /// [`Sower::open`]), one in each of the `r` open holes after `start`
+    /// (see [`Sower::drop_run`]). Returns the board, the hole of the last
+    /// seed and the holes that got a seed.
+    #[inline(always)]
+    fn drop_part(&self, v: u128, start: u8, r: u8, open: u128) -> (u128, u8, u128) {
+        if self.closed == 0 {
+            self.drop_run(v, start, r)
+        } else {
+            self.drop_run_past_closed(v, start, r, open)
+        }
     }
 
     /// A lap of a [`Sower::plain`] sower (no hole closed, no four taken):
@@ -461,66 +545,66 @@ impl Sower<'_> {
         last
     }
 
-    /// [`Sower::drop_run`] on a track with closed holes: the `r` seeds (fewer
-    /// than the open holes) go to the next `r` open holes after `start`.
+    /// [`Sower::drop_run`] on a track with closed holes: the `r` seeds (at
+    /// least one, fewer than the open holes) go to the next `r` open holes
+    /// after `start`: the holes from `start` on in the sowing direction,
+    /// up to the `r`-th open one, closed ones left out.
     #[inline(always)]
-    fn drop_run_past_closed(&self, v: u128, start: u8, r: u8) -> (u128, u8, u128) {
+    fn drop_run_past_closed(&self, v: u128, start: u8, r: u8, open: u128) -> (u128, u8, u128) {
+        debug_assert!(0 < r && u32::from(r) < open.count_ones());
         let n2 = u32::from(self.how.n2);
         let start = u32::from(start);
         // The open holes as bits, the track twice over (bits `i` and
-        // `i + n2` for hole `i`), so that the holes after any hole are a
+        // `i + n2` for hole `i`), so that the holes from any hole on are a
         // run of bits without a wrap.
-        let open = u32::from(!self.closed) & ((1 << n2) - 1);
-        let open_twice = open | open << n2;
-        // Bit `k` of `sel`: hole `k` (mod n2) of the track twice over.
-        let (sel, last) = match self.dir {
+        let track = (1 << n2) - 1;
+        let open_bits = u32::from(!self.closed) & track;
+        let open_twice = open_bits | open_bits << n2;
+        // The run of holes the seeds reach, in track order: `len` holes
+        // from `first` on.
+        let (first, len, last) = match self.dir {
             Dir::Ccw => {
-                // The open holes after `start`, from bit `start + 1` up:
-                // the lowest `r` of them.
-                let after = open_twice & !((2 << start) - 1);
-                let mut rest = after;
-                for _ in 0..r {
-                    rest &= rest - 1;
-                }
-                let sel = after ^ rest;
-                (sel, 31 - sel.leading_zeros())
+                // Bit `k`: hole `start + 1 + k`; the last seed falls in the
+                // `r`-th open one.
+                let after = (open_twice >> (start + 1)) & track;
+                let k = nth_set_bit(after, r - 1);
+                let first = if start + 1 == n2 { 0 } else { start + 1 };
+                let last = if first + k >= n2 {
+                    first + k - n2
+                } else {
+                    first + k
+                };
+                (first, k + 1, last)
             }
             Dir::Cw => {
-                // The open holes before `start + n2`, from bit
-                // `start + n2 - 1` down: the highest `r` of them.
-                let before = open_twice & ((1 << (start + n2)) - 1);
-                let mut rest = before;
-                for _ in 0..r {
-                    rest ^= 1 << (31 - rest.leading_zeros());
-                }
-                let sel = before ^ rest;
-                (sel, sel.trailing_zeros())
+                // Bit `k`: hole `start + k`, sown from bit `n2 - 1` down;
+                // the last seed falls in the `r`-th highest open one
+                // (`start`'s own bit 0 left out).
+                let around = (open_twice >> start) & track & !1;
+                let k = nth_set_bit(around, around.count_ones() as u8 - r);
+                let last = if start + k >= n2 {
+                    start + k - n2
+                } else {
+                    start + k
+                };
+                (last, n2 - k, last)
             }
         };
-        let holes = (sel | sel >> n2) & ((1 << n2) - 1);
-        let run = u128::from(BYTE_OF_BIT[(holes & 0xFF) as usize])
-            | u128::from(BYTE_OF_BIT[(holes >> 8 & 0xFF) as usize]) << 64;
-        let last = if last >= n2 { last - n2 } else { last };
+        let run =
+            RUNS[self.how.n2 as usize % RUNS.len()][slot(first as u8)][slot(len as u8)] & open;
         (v + run, last as u8, run)
     }
 
-    /// After a lap shorter than a turn of the board left `v`, having made
-    /// `fours` (a 1 in the byte of each hole it filled to 4): the fours
-    /// taken as the seed-by-seed loop of [`Sower::drop_each`] takes them,
-    /// each as its seed fell (the order of the takings changes nothing: the
-    /// rule decides hole by hole who takes). Writes the board to `b`;
-    /// `None` when the last seed ended the move (binikh), as `drop_each`
-    /// says.
+    /// After a turn of a lap (or a lap shorter than a turn) left `v`,
+    /// having made `fours` (a 1 in the byte of each hole it filled to 4):
+    /// the fours taken as the seed-by-seed loop of [`Sower::drop_each`]
+    /// takes them, each as its seed fell (the order of the takings changes
+    /// nothing: the rule decides hole by hole who takes). `last_bit`: a 1
+    /// in the byte of the hole of the lap's last seed, when the turn holds
+    /// it (else 0). Returns the board, and whether the last seed ended the
+    /// move (binikh), as `drop_each` says.
     #[inline(never)]
-    fn take_fours(
-        &self,
-        b: &mut Board,
-        st: &mut [u8; 2],
-        v: u128,
-        fours: u128,
-        last: u8,
-    ) -> Option<u8> {
-        let last_bit = 1u128 << (8 * u32::from(slot(last) as u8));
+    fn take_fours(&self, st: &mut [u8; 2], v: u128, fours: u128, last_bit: u128) -> (u128, bool) {
         let (mid_lap, on_last) = (fours & !last_bit, fours & last_bit);
         let n = usize::from(self.how.n);
         // Seeds in the fours of `side`'s row among `fours` (a 1 a four).
@@ -551,8 +635,7 @@ impl Sower<'_> {
             }
         };
         // Each taken byte is 1 in `taken`: spread to 0xFF and cleared.
-        *b = (v & !((taken << 8) - taken)).to_le_bytes();
-        (!binikh).then_some(last)
+        (v & !((taken << 8) - taken), binikh)
     }
 
     /// Sows one lap lifting hole `start`, then decides what follows.
