@@ -548,7 +548,10 @@ impl Game {
             // At the start of a round only "cannot move" is checked.
             if position.has_legal_move()? {
                 self.position = position;
-                self.history = History::new(position.repetition_key());
+                // A new round's history: its start is its first
+                // occurrence (the old keys' space reused, not reallocated).
+                self.history.clear();
+                self.history.push(position.repetition_key());
                 self.lean = position.lean();
                 return Ok(());
             }

@@ -240,23 +240,24 @@ static KEEP_ALL_BUT: [u128; 16] = {
     table
 };
 
-/// `RUNS[n2][first][r]` is [`run_mask`]`(n2, first, r)` for every track
-/// length the games use (2 × 5 to 2 × 7, as [`Sower::bulk`] checks): one
-/// load instead of a loop.
-static RUNS: [[[u128; 16]; 16]; 15] = {
-    let mut table = [[[0u128; 16]; 16]; 15];
-    let mut n2 = 10;
-    while n2 <= 14 {
+/// `RUNS[n][first][r]` is [`run_mask`]`(2 * n, first, r)` for every row
+/// length the games use (5 to 7, as [`Sower::bulk`] checks): one load
+/// instead of a loop. (Indexed by the holes of a row, below 8, so that the
+/// index needs no bounds check: see [`Sower::runs`].)
+static RUNS: [[[u128; 16]; 16]; 8] = {
+    let mut table = [[[0u128; 16]; 16]; 8];
+    let mut n = 5;
+    while n <= 7 {
         let mut first = 0;
-        while first < n2 {
+        while first < 2 * n {
             let mut r = 0;
-            while r <= n2 {
-                table[n2][first][r] = run_mask(n2, first, r);
+            while r <= 2 * n {
+                table[n][first][r] = run_mask(2 * n, first, r);
                 r += 1;
             }
             first += 1;
         }
-        n2 += 2;
+        n += 1;
     }
     table
 };
@@ -280,7 +281,8 @@ static BYTE_OF_BIT: [u64; 256] = {
 };
 
 /// `SET_BITS[bits][k]`: the index of the `k + 1`-th lowest set bit of the
-/// 7-bit `bits` (0 past the last).
+/// 7-bit `bits` (0 past the last); `SET_BITS[bits][7]`: how many are set.
+/// (The build targets every x86-64, whose `count_ones` is a dozen steps.)
 static SET_BITS: [[u8; 8]; 128] = {
     let mut table = [[0u8; 8]; 128];
     let mut bits = 0;
@@ -293,21 +295,27 @@ static SET_BITS: [[u8; 8]; 128] = {
             }
             bit += 1;
         }
+        table[bits][7] = k as u8;
         bits += 1;
     }
     table
 };
 
+/// The set bits of `bits` (below `1 << 14`, as the bits of a track are).
+#[inline(always)]
+fn ones(bits: u32) -> u8 {
+    SET_BITS[(bits & 0x7F) as usize][7] + SET_BITS[(bits >> 7 & 0x7F) as usize][7]
+}
+
 /// The index of the `k + 1`-th lowest set bit of `bits` (below `1 << 14`,
 /// more than `k` of them set): two 7-bit look-ups instead of a loop.
 #[inline(always)]
 fn nth_set_bit(bits: u32, k: u8) -> u32 {
-    let low = (bits & 0x7F) as usize;
-    let in_low = low.count_ones() as u8;
-    if k < in_low {
-        u32::from(SET_BITS[low][usize::from(k & 7)])
+    let low = SET_BITS[(bits & 0x7F) as usize];
+    if k < low[7] {
+        u32::from(low[usize::from(k & 7)])
     } else {
-        7 + u32::from(SET_BITS[(bits >> 7 & 0x7F) as usize][usize::from((k - in_low) & 7)])
+        7 + u32::from(SET_BITS[(bits >> 7 & 0x7F) as usize][usize::from((k - low[7]) & 7)])
     }
 }
 
@@ -326,6 +334,13 @@ impl Sower<'_> {
         }
     }
 
+    /// [`run_mask`]`(n2, first, r)` on this sower's track, from [`RUNS`]
+    /// (`first` below `n2`, `r` at most `n2`).
+    #[inline(always)]
+    fn runs(&self, first: u8, r: u8) -> u128 {
+        RUNS[usize::from(self.how.n % 8)][slot(first)][slot(r)]
+    }
+
     /// The open holes: a 1 in the byte of each, as a board read as a
     /// little-endian `u128` (what a whole turn of the track drops), and
     /// how many: a lap of that many seeds or more goes round the track.
@@ -334,7 +349,7 @@ impl Sower<'_> {
     #[inline(always)]
     fn open(&self) -> (u128, u8) {
         let n2 = self.how.n2;
-        let track = RUNS[usize::from(n2) % RUNS.len()][0][slot(n2)];
+        let track = self.runs(0, n2);
         // Only a match's later rounds close holes: most sowers have none,
         // and `closed` is then often a constant.
         if self.closed == 0 {
@@ -343,7 +358,7 @@ impl Sower<'_> {
         let bits = usize::from(!self.closed);
         let spread =
             u128::from(BYTE_OF_BIT[bits & 0xFF]) | u128::from(BYTE_OF_BIT[bits >> 8 & 0xFF]) << 64;
-        (spread & track, n2 - self.closed.count_ones() as u8)
+        (spread & track, n2 - ones(u32::from(self.closed)))
     }
 
     #[inline]
@@ -429,10 +444,7 @@ impl Sower<'_> {
         }
         let (q, r) = (seeds / n2, seeds % n2);
         let (v, last, _) = self.drop_run(v, start, r);
-        (
-            v + RUNS[usize::from(n2)][0][usize::from(n2)] * u128::from(q),
-            last,
-        )
+        (v + self.runs(0, n2) * u128::from(q), last)
     }
 
     /// Drops `r` seeds (fewer than the track's holes) one to each of the
@@ -461,7 +473,7 @@ impl Sower<'_> {
                 (last, last)
             }
         };
-        let run = RUNS[usize::from(n2)][slot(first)][slot(r)];
+        let run = self.runs(first, r);
         (v + run, last, run)
     }
 
@@ -469,14 +481,20 @@ impl Sower<'_> {
     /// [`Sower::drop_all`]), taking the fours it made as the game says (see
     /// [`Sower::take_fours`]). Returns the hole of the last seed, or `None`
     /// when the lap ended the move on its own (Rio Kadalis's binikh).
+    /// `(open, open_holes)`: [`Sower::open`], worked out once a move.
     #[inline(always)]
-    fn bulk_lap(&self, b: &mut Board, st: &mut [u8; 2], start: u8) -> Option<u8> {
+    fn bulk_lap(
+        &self,
+        b: &mut Board,
+        st: &mut [u8; 2],
+        start: u8,
+        (open, open_holes): (u128, u8),
+    ) -> Option<u8> {
         if self.plain {
             return Some(self.plain_lap(b, start));
         }
         let seeds = b[slot(start)];
         let mut v = u128::from_le_bytes(*b) & KEEP_ALL_BUT[slot(start)];
-        let (open, open_holes) = self.open();
         let (v, last, run) = if seeds < open_holes {
             self.drop_part(v, start, seeds, open)
         } else {
@@ -581,7 +599,7 @@ impl Sower<'_> {
                 // the last seed falls in the `r`-th highest open one
                 // (`start`'s own bit 0 left out).
                 let around = (open_twice >> start) & track & !1;
-                let k = nth_set_bit(around, around.count_ones() as u8 - r);
+                let k = nth_set_bit(around, ones(around) - r);
                 let last = if start + k >= n2 {
                     start + k - n2
                 } else {
@@ -590,8 +608,7 @@ impl Sower<'_> {
                 (last, n2 - k, last)
             }
         };
-        let run =
-            RUNS[self.how.n2 as usize % RUNS.len()][slot(first as u8)][slot(len as u8)] & open;
+        let run = self.runs(first as u8, len as u8) & open;
         (v + run, last as u8, run)
     }
 
@@ -603,7 +620,7 @@ impl Sower<'_> {
     /// in the byte of the hole of the lap's last seed, when the turn holds
     /// it (else 0). Returns the board, and whether the last seed ended the
     /// move (binikh), as `drop_each` says.
-    #[inline(never)]
+    #[inline(always)]
     fn take_fours(&self, st: &mut [u8; 2], v: u128, fours: u128, last_bit: u128) -> (u128, bool) {
         let (mid_lap, on_last) = (fours & !last_bit, fours & last_bit);
         let n = usize::from(self.how.n);
@@ -644,7 +661,7 @@ impl Sower<'_> {
         let seeds = b[start as usize];
         obs.lap_start(self.hole(start), seeds);
         let dropped = if self.bulk && !O::RECORDS {
-            self.bulk_lap(b, st, start)
+            self.bulk_lap(b, st, start, self.open())
         } else {
             b[start as usize] = 0;
             self.drop_each(b, st, start, seeds, obs)
@@ -768,6 +785,7 @@ impl Sower<'_> {
 
     /// After a next-hole relay stopped at the empty hole `empty`: the
     /// capture of the hole beyond it.
+    #[inline(always)]
     fn capture_beyond_empty<O: Observer>(
         &self,
         b: &mut Board,
@@ -911,8 +929,9 @@ impl Sower<'_> {
         let mut b = board;
         let mut st = stores;
         let mut h = start;
+        let open = self.open();
         for laps in 1..=Sower::SHORT_MOVE {
-            let Some(last) = self.bulk_lap(&mut b, &mut st, h) else {
+            let Some(last) = self.bulk_lap(&mut b, &mut st, h, open) else {
                 return self.ended(b, st, laps);
             };
             match self.relay(|i| b[slot(i)], last) {
