@@ -134,6 +134,18 @@ static HOLES_OF: [u64; 128] = {
     table
 };
 
+/// `HOLE_COUNT[mask]`: the set bits of a 7-bit `mask` (the build targets
+/// every x86-64, whose `count_ones` is a dozen steps).
+static HOLE_COUNT: [u8; 128] = {
+    let mut table = [0u8; 128];
+    let mut mask = 0;
+    while mask < 128 {
+        table[mask] = (mask as u8).count_ones() as u8;
+        mask += 1;
+    }
+    table
+};
+
 impl Default for MoveList {
     fn default() -> MoveList {
         MoveList::of(Side::South)
@@ -508,7 +520,7 @@ impl Position {
         } else {
             let codes = HOLES_OF[usize::from(holes & 0x7f)];
             list.codes[..8].copy_from_slice(&codes.to_le_bytes());
-            list.len = holes.count_ones() as u8;
+            list.len = HOLE_COUNT[usize::from(holes & 0x7f)];
         }
         list
     }
