@@ -10,7 +10,7 @@ use crate::descriptor::{Direction, RefillFrom};
 use crate::options::{GameId, Opt, Rules};
 use crate::setup::{Setup, SetupError};
 use crate::side::{Dir, Hole, Side};
-use crate::sow::{Board, Sower, Sown, Unending, byte_sum, row_has_seeds, row_sum};
+use crate::sow::{Board, Sower, Sown, Unending, byte_sum, ones7, row_has_seeds, row_sum};
 use crate::trace::{NoTrace, Observer};
 
 /// A move as a record writes it: the hole to empty, and on Olinda Keliya's
@@ -129,18 +129,6 @@ static HOLES_OF: [u64; 128] = {
             }
             bit += 1;
         }
-        mask += 1;
-    }
-    table
-};
-
-/// `HOLE_COUNT[mask]`: the set bits of a 7-bit `mask` (the build targets
-/// every x86-64, whose `count_ones` is a dozen steps).
-static HOLE_COUNT: [u8; 128] = {
-    let mut table = [0u8; 128];
-    let mut mask = 0;
-    while mask < 128 {
-        table[mask] = (mask as u8).count_ones() as u8;
         mask += 1;
     }
     table
@@ -520,7 +508,7 @@ impl Position {
         } else {
             let codes = HOLES_OF[usize::from(holes & 0x7f)];
             list.codes[..8].copy_from_slice(&codes.to_le_bytes());
-            list.len = HOLE_COUNT[usize::from(holes & 0x7f)];
+            list.len = ones7(holes);
         }
         list
     }

@@ -301,10 +301,16 @@ static SET_BITS: [[u8; 8]; 128] = {
     table
 };
 
+/// The set bits of the low 7 bits of `bits` (a row's holes).
+#[inline(always)]
+pub(crate) fn ones7(bits: u8) -> u8 {
+    SET_BITS[usize::from(bits & 0x7F)][7]
+}
+
 /// The set bits of `bits` (below `1 << 14`, as the bits of a track are).
 #[inline(always)]
 fn ones(bits: u32) -> u8 {
-    SET_BITS[(bits & 0x7F) as usize][7] + SET_BITS[(bits >> 7 & 0x7F) as usize][7]
+    ones7(bits as u8) + ones7((bits >> 7) as u8)
 }
 
 /// The index of the `k + 1`-th lowest set bit of `bits` (below `1 << 14`,
