@@ -13,7 +13,8 @@ use nom::{IResult, Parser};
 use crate::annotation::Nag;
 use crate::error::ParseError;
 use crate::record::{
-    GameResult, Item, ParsedGame, Record, Spans, StandardTags, Tag, special_in_tag_value,
+    GameResult, Item, ParsedGame, Record, Spans, StandardTags, Tag, is_name_byte,
+    special_in_tag_value,
 };
 
 type PResult<'a, T> = IResult<&'a str, T>;
@@ -487,7 +488,7 @@ const fn byte_table(also: &[u8]) -> [bool; 256] {
 }
 
 /// A table of the bytes in `bytes`.
-const fn byte_set(bytes: &[u8]) -> [bool; 256] {
+pub(crate) const fn byte_set(bytes: &[u8]) -> [bool; 256] {
     let mut table = [false; 256];
     let mut i = 0;
     while i < bytes.len() {
@@ -496,11 +497,6 @@ const fn byte_set(bytes: &[u8]) -> [bool; 256] {
     }
     table
 }
-
-/// The bytes of a tag name after its first (a letter): letters, digits
-/// and `_`. Tables, as for the movetext: every tag line asks.
-const NAME_BYTES: [bool; 256] =
-    byte_set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
 
 /// ASCII whitespace, as a table: the movetext loop skips it before
 /// every token.
@@ -589,10 +585,9 @@ fn digits_u32(text: &str, what: &str, at: Range<usize>) -> Result<u32, ParseErro
 /// A letter, then letters, digits and underscores. nom reads the bytes:
 /// its `char` combinators decode UTF-8 first, which a name never needs.
 fn tag_name(i: &str) -> PResult<'_, &str> {
-    let name: IResult<&[u8], &[u8]> = verify(
-        take_while1(|b: u8| b.is_ascii_alphanumeric() || b == b'_'),
-        |name: &[u8]| name[0].is_ascii_alphabetic(),
-    )
+    let name: IResult<&[u8], &[u8]> = verify(take_while1(is_name_byte), |name: &[u8]| {
+        name[0].is_ascii_alphabetic()
+    })
     .parse(i.as_bytes());
     match name {
         // ASCII only: the cut falls between characters.
@@ -836,7 +831,7 @@ impl<'a> GameParser<'a> {
             return None;
         }
         let mut at = 2;
-        while bytes.get(at).is_some_and(|&b| NAME_BYTES[usize::from(b)]) {
+        while bytes.get(at).is_some_and(|&b| is_name_byte(b)) {
             at += 1;
         }
         let name_end = at;

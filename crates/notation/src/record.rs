@@ -7,6 +7,7 @@ use std::ops::Range;
 use std::str::FromStr;
 
 use crate::annotation::Nag;
+use crate::parse::byte_set;
 use mancala_rules::{EndReason, GameId, Move, Options, Setup};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -198,9 +199,18 @@ impl StandardTags {
 /// Whether `name` is a tag name: letters, digits and `_`, starting with a
 /// letter.
 pub(crate) fn is_tag_name(name: &str) -> bool {
-    name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic()) && name.bytes().all(is_name_byte)
 }
+
+/// Whether `b` may stand in a tag name: a letter, digit or `_`.
+#[inline(always)]
+pub(crate) fn is_name_byte(b: u8) -> bool {
+    NAME_BYTES[usize::from(b)]
+}
+
+/// [`is_name_byte`] as a table: every byte of every tag line asks.
+const NAME_BYTES: [bool; 256] =
+    byte_set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
 
 /// Bytes a tag value cannot hold as they are: the quote and backslash are
 /// escaped, and a line break cannot stand inside a tag line. Values without
@@ -211,14 +221,7 @@ pub(crate) fn special_in_tag_value(b: u8) -> bool {
 }
 
 /// [`special_in_tag_value`] as a table: every byte of every tag value asks.
-const TAG_VALUE_SPECIALS: [bool; 256] = {
-    let mut table = [false; 256];
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
-    table[b'\n' as usize] = true;
-    table[b'\r' as usize] = true;
-    table
-};
+const TAG_VALUE_SPECIALS: [bool; 256] = byte_set(b"\"\\\n\r");
 
 /// A tag the notation does not interpret; kept as written.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
