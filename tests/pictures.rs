@@ -186,7 +186,8 @@ fn check_picture(path: &Path, frame: &Value) {
                 .unwrap();
             assert_eq!(text_of(count), held, "{what}: store");
         }
-        let mover = board["to_move"].as_str() == Some(side);
+        // A finished game's board marks nobody to move.
+        let mover = board["to_move"].as_str() == Some(side) && board["over"] != true;
         let classes = player.attribute("class").unwrap();
         assert_eq!(classes.contains("mover"), mover, "{what}: {side} to move");
         let turn = element(player, "tspan", "turn").map(text_of).unwrap();

@@ -270,3 +270,33 @@ fn max_errors_stops_the_drawing() {
     assert_eq!(all.code, 1);
     assert_eq!(all.stdout.matches("=== fixtures/validate/").count(), 3);
 }
+
+#[test]
+fn a_finished_game_marks_nobody_to_move() {
+    // The last position of a finished game, in each selection that draws
+    // it, and in the JSON frames: `over`, and no side to move.
+    let file = "fixtures/validate/valid-olowuka.mgn";
+    let final_text = run("mancala-render", &[file], b"");
+    assert_eq!(final_text.code, 0, "{}", final_text.snapshot());
+    assert!(final_text.stdout.contains("game over"));
+    assert!(
+        !final_text.stdout.contains("to move"),
+        "{}",
+        final_text.stdout
+    );
+    let json = run(
+        "mancala-render",
+        &["--plies", "..", "--format", "json", file],
+        b"",
+    );
+    assert_eq!(json.code, 0, "{}", json.snapshot());
+    let game: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    let frames = game["frames"].as_array().unwrap();
+    let (last, earlier) = frames.split_last().unwrap();
+    assert_eq!(last["board"]["over"], true, "{last}");
+    assert!(earlier.iter().all(|f| f["board"].get("over").is_none()));
+    let text = run("mancala-render", &["--plies", "..", file], b"");
+    let last_frame = text.stdout.rsplit("ply ").next().unwrap();
+    assert!(!last_frame.contains("to move"), "{last_frame}");
+    assert!(text.stdout.contains("to move"));
+}

@@ -170,7 +170,8 @@ impl Charset {
 /// closed hole; `stores` is South's then North's store, captured seeds
 /// (Olowuka) or winnings (Rio Kadalis); `sowing` is true in the middle of a
 /// move, when `to_move` is the side sowing; a direction is `null` while
-/// Olinda Keliya's first move has still to choose it.
+/// Olinda Keliya's first move has still to choose it; `"over": true` is
+/// added where the game (or match) ended, and nobody is to move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Board {
     #[serde(skip)]
@@ -183,6 +184,12 @@ pub struct Board {
     pub to_move: Side,
     /// In the middle of a move: `to_move` is the side sowing.
     pub sowing: bool,
+    /// The game, or the match, ended here: `to_move` is only whose turn it
+    /// would have been, and no side is marked to move. A position cannot
+    /// tell (the end can come from the record's history, as repetition
+    /// does), so whoever draws the board from a game sets it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub over: bool,
     /// South's and North's direction; `None` while still to be chosen.
     pub directions: [Option<Dir>; 2],
     pub round: u32,
@@ -204,6 +211,7 @@ impl Board {
             stores: Side::BOTH.map(|s| position.store(s)),
             to_move: position.to_move(),
             sowing: false,
+            over: false,
             directions: Side::BOTH.map(|s| position.dir_of(s)),
             round: position.round(),
         }
@@ -472,16 +480,22 @@ pub(super) fn player_facts(board: &Board, side: Side) -> [String; 2] {
     }
     let direction = match board.directions[side.index()] {
         Some(dir) => format!("sows {dir}"),
-        None if side == board.to_move => "chooses cw or ccw with this move".to_owned(),
+        None if side == board.to_move && !board.over => {
+            "chooses cw or ccw with this move".to_owned()
+        }
         None => "sows the other way".to_owned(),
     };
     [holding, direction]
 }
 
 /// `to move` (or `sowing`, in the middle of a move) for the side whose turn
-/// it is; `None` for the other.
+/// it is; `None` for the other, and for both once the game is over.
 pub(super) fn turn_word(board: &Board, side: Side) -> Option<&'static str> {
-    (side == board.to_move).then_some(if board.sowing { "sowing" } else { "to move" })
+    (side == board.to_move && !board.over).then_some(if board.sowing {
+        "sowing"
+    } else {
+        "to move"
+    })
 }
 
 /// `South` / `North`, as diagrams and headings write them.

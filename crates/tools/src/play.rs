@@ -21,7 +21,7 @@ use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
 use crate::progress::Progress;
 use crate::seat::{self, SeatInput, Typed};
 use mancala_check::{self as check, Build};
-use mancala_diagram::{Highlights, Style, draw_position};
+use mancala_diagram::{Board, Highlights, Style, draw_board, draw_position};
 
 const EXAMPLES: &str = "\
 Players: random, greedy, alphabeta[:depth=N,ms=T] (depth at most 64; past 14 with no ms=
@@ -501,7 +501,11 @@ impl Tool<'_> {
     fn show_end(&mut self, session: &Session) -> io::Result<()> {
         let mut text = String::new();
         let style = Style::ASCII.with_colour(self.color);
-        let _ = draw_position(&mut text, session.game.position(), &Highlights::NONE, style);
+        let board = Board {
+            over: session.game.outcome().is_some(),
+            ..Board::of(session.game.position())
+        };
+        let _ = draw_board(&mut text, &board, &Highlights::NONE, style);
         match session.game.outcome() {
             Some(o) => {
                 let rounds = session.game.position().rules().plays_rounds();

@@ -364,6 +364,7 @@ fn frames_of(
             Selection::AfterPly(n) => {
                 if ply.number == *n {
                     let mut frame = position_frame(ply.after);
+                    frame.board.over = ply.report.outcome.is_some();
                     frame.heading.push(format!("after ply {n}: {}", ply.mv));
                     frames_of_plies.push((frames.len(), ply.number, ply.before.to_move()));
                     frames.push(frame);
@@ -398,13 +399,20 @@ fn frames_of(
                     }
                     // The frame before the first lap is the one already shown.
                     match lap_frames(ply.before, ply.mv, max_laps) {
-                        Ok(laps) => frames.extend(laps.into_iter().skip(1)),
+                        Ok(laps) => {
+                            frames.extend(laps.into_iter().skip(1));
+                            // The last lap's board is the one the move left.
+                            if let Some(last) = frames.last_mut() {
+                                last.board.over |= ply.report.outcome.is_some();
+                            }
+                        }
                         Err(e) => error = Some(e.to_string()),
                     }
                 }
                 if plies.contains(&ply.number) && rounds.contains(&round) {
                     match ply_frame(ply.before, ply.mv, ply.number) {
                         Ok(mut frame) => {
+                            frame.board.over = ply.report.outcome.is_some();
                             frame.heading.extend(notes);
                             frames_of_plies.push((frames.len(), ply.number, ply.before.to_move()));
                             frames.push(frame);
@@ -460,6 +468,7 @@ fn frames_of(
                 _ => *game.position(),
             };
             let mut frame = position_frame(&shown);
+            frame.board.over = replay.outcome().is_some();
             frame
                 .heading
                 .push(outcome_line(parsed.record.result, replay));
