@@ -204,3 +204,30 @@ fn every_analysed_fixture_validates() {
         assert_eq!(check.code, 0, "{path}: {}", check.stderr);
     }
 }
+
+#[test]
+fn max_errors_stops_the_analysis() {
+    // mixed-stream: games 2 and 4 are invalid, 1, 3 and 5 valid.
+    let file = "fixtures/validate/mixed-stream.mgn";
+    for jobs in ["1", "2"] {
+        let args = ["--depth", "2", "--jobs", jobs, "--max-errors", "2", file];
+        let out = run("mancala-analyze", &args, b"");
+        assert_eq!(out.code, 1, "{}", out.snapshot());
+        assert_eq!(out.stdout.matches("[Game ").count(), 2, "{}", out.stdout);
+        assert!(
+            out.stderr.contains(
+                "stopped after 2 invalid games (--max-errors 2): 4 games checked; the rest of the input was not checked"
+            ),
+            "{}",
+            out.stderr
+        );
+        assert!(
+            out.stderr
+                .trim_end()
+                .ends_with("analysed 2 games, 2 invalid")
+        );
+    }
+    let all = run("mancala-analyze", &["--depth", "2", file], b"");
+    assert_eq!(all.code, 1);
+    assert_eq!(all.stdout.matches("[Game ").count(), 3, "{}", all.stdout);
+}

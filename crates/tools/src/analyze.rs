@@ -15,7 +15,7 @@ use mancala_rules::{Game, Side, plural};
 use serde::Serialize;
 
 use crate::diagnostic;
-use crate::flags::{ColorFlag, JobsFlag, LapBudgetFlag, RecordFilesFlag};
+use crate::flags::{ColorFlag, JobsFlag, LapBudgetFlag, MaxErrorsFlag, RecordFilesFlag};
 use crate::input::{self, InputName, SourcedGame};
 use crate::output::{self, EXIT_FAILURE, EXIT_OK, Format};
 use crate::parallel::{self, Delivery};
@@ -29,6 +29,7 @@ Examples:
   mancala-analyze --ms 500 games.mgn         half a second per position
   mancala-analyze --solve --nodes 5000000 endgame.mgn
   mancala-analyze --format json games.mgn    JSON records out, JSON summaries on stderr
+  mancala-analyze --max-errors 1 games.mgn   stop at the first invalid game
 
 Annotations:
   After every move: its NAG when it lost seeds against the best move (?!
@@ -89,6 +90,8 @@ pub struct Args {
     /// Seeds lost from which a move is a blunder.
     #[arg(long, value_name = "SEEDS", default_value = "6", value_parser = parse_seeds)]
     pub blunder: i32,
+    #[command(flatten)]
+    pub max_errors: MaxErrorsFlag,
     #[command(flatten)]
     pub color: ColorFlag,
     #[command(flatten)]
@@ -508,7 +511,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     let weight = |_: &Result<SourcedGame, input::InputError>| parallel::HEAVY;
     let records = input::games(&names);
     let reading = records.reading();
-    parallel::map_ordered(
+    let ran = parallel::map_ordered(
         records,
         reading,
         args.jobs.threads(),
@@ -539,12 +542,17 @@ pub fn run(args: &Args) -> io::Result<u8> {
                     // goes first.
                     stdout.flush()?;
                     io::stderr().lock().write_all(analysed.stderr.as_bytes())?;
+                    args.max_errors.stop_at(games - valid)?;
                 }
             }
             Ok(())
         },
-    )?;
+    );
+    let stopped = MaxErrorsFlag::stopped(ran)?;
     stdout.flush()?;
+    if stopped {
+        output::error_line(&args.max_errors.note(games));
+    }
     if args.format == Format::Text {
         output::error_line(&format!(
             "analysed {}, {} invalid",

@@ -9,6 +9,7 @@ use mancala_engine::{ENGINES, Engine, ParseSpecError, PlayerSpec};
 use mancala_rules::{DEFAULT_LAP_BUDGET, GameId, Opt, Options, Rules, did_you_mean, shorten};
 
 use crate::output::ColorChoice;
+use std::io;
 
 /// The game a tool plays or draws when `--game` names none.
 pub const DEFAULT_GAME: GameId = GameId::Olowuka;
@@ -242,6 +243,32 @@ impl MaxErrorsFlag {
         self.max_errors.is_some_and(|n| invalid as u64 >= n)
     }
 
+    /// For a sink of [`crate::parallel::map_ordered`]: an error that stops
+    /// the run once `invalid` games are as many as the flag allows, which
+    /// [`MaxErrorsFlag::stopped`] tells from a real failure.
+    pub fn stop_at(&self, invalid: usize) -> io::Result<()> {
+        if self.reached(invalid) {
+            Err(io::Error::other(MaxErrorsReached))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Whether a run ended by [`MaxErrorsFlag::stop_at`]'s stop (`Ok(true)`)
+    /// or went to the end (`Ok(false)`); any other error is passed on.
+    pub fn stopped(ran: io::Result<()>) -> io::Result<bool> {
+        match ran {
+            Ok(()) => Ok(false),
+            Err(e)
+                if e.get_ref()
+                    .is_some_and(|inner| inner.is::<MaxErrorsReached>()) =>
+            {
+                Ok(true)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     /// What a tool says when it stops there, having checked `games` games.
     #[must_use]
     pub fn note(&self, games: usize) -> String {
@@ -253,6 +280,18 @@ impl MaxErrorsFlag {
         )
     }
 }
+
+/// The stop [`MaxErrorsFlag::stop_at`] makes.
+#[derive(Debug)]
+struct MaxErrorsReached;
+
+impl std::fmt::Display for MaxErrorsReached {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("--max-errors reached")
+    }
+}
+
+impl std::error::Error for MaxErrorsReached {}
 
 /// The record files a tool reads (validate, render, analyze).
 #[derive(Debug, Clone, clap::Args)]
