@@ -434,7 +434,9 @@ pub fn ply_frame(before: &Position, mv: Move, number: usize) -> Result<Frame, Pl
     Ok(frame)
 }
 
-/// How a move sowed, endless moves included.
+/// How a move sowed, endless moves included: the rules crate's
+/// [`Played`], plus the endless move its rules refuse, which a diagram
+/// still draws lap by lap up to its first repeat (`ends_in: None`).
 enum MoveResult {
     Finite {
         position: Position,
