@@ -300,3 +300,52 @@ fn a_finished_game_marks_nobody_to_move() {
     assert!(!last_frame.contains("to move"), "{last_frame}");
     assert!(text.stdout.contains("to move"));
 }
+
+#[test]
+fn a_ply_lists_the_variations_after_it() {
+    // Each game's ply 2 has one variation, whose nested variation is left
+    // to --variation; a variation's evaluation, when it has one, follows
+    // its name.
+    let file = "fixtures/validate/valid-annotated.mgn";
+    let out = run("mancala-render", &["--plies", "2", file], b"");
+    assert_eq!(out.code, 0, "{}", out.snapshot());
+    let lines: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("variation "))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "variation 2.1: a+1 C+2 a+8",
+            "variation 2.1: a+2 A+0 a+0",
+            "variation 2.1: b+20 A+5 a+31",
+            "variation 2.1: a+4 A+0 a+4",
+        ]
+    );
+    let analysed = "[Game \"olowuka\"]\n[Result \"*\"]\n\n1. F? {[%eval -2,4]} ( 1. C {[%eval +1,4]} 1... f 2. F a ) *\n";
+    let out = run(
+        "mancala-render",
+        &["--plies", "1", "-"],
+        analysed.as_bytes(),
+    );
+    assert_eq!(out.code, 0, "{}", out.snapshot());
+    assert!(
+        out.stdout
+            .contains("\nvariation 1.1 (eval +1,4): C f F a\n"),
+        "{}",
+        out.stdout
+    );
+    // The same lines in the JSON frames' headings.
+    let json = run(
+        "mancala-render",
+        &["--plies", "1", "--format", "json", "-"],
+        analysed.as_bytes(),
+    );
+    assert!(
+        json.stdout
+            .contains("\"variation 1.1 (eval +1,4): C f F a\""),
+        "{}",
+        json.stdout
+    );
+}

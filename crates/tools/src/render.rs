@@ -14,7 +14,7 @@ use crate::input::{self, InputName, SourcedGame};
 use crate::moves_arg;
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::pictures::{DiagramFormat, Pictures, game_facts};
-use crate::variation::{VariationPath, eval_line, line_evals, line_of};
+use crate::variation::{VariationPath, eval_line, line_evals, line_of, variation_headings};
 use mancala_check::{self as check, Build, Ply, ProblemKind};
 use mancala_diagram::{
     Charset, DEFAULT_MAX_LAPS, Frame, FramesJson, Style, draw_frame, for_each_lap_frame,
@@ -447,9 +447,15 @@ fn frames_of(
     let game = replay.game.as_ref().ok_or("no game")?;
     let evals = line_evals(&parsed.record.items);
     for (index, ply, mover) in frames_of_plies {
-        if let (Some(frame), Some(Some(eval))) = (frames.get_mut(index), evals.get(ply)) {
+        let Some(frame) = frames.get_mut(index) else {
+            continue;
+        };
+        if let Some(Some(eval)) = evals.get(ply) {
             frame.heading.push(eval_line(*eval, mover));
         }
+        frame
+            .heading
+            .extend(variation_headings(&parsed.record.items, ply));
     }
     match selection {
         Selection::Final => {

@@ -184,6 +184,44 @@ fn variations_after(items: &[Item], index: usize) -> Vec<&[Item]> {
     found
 }
 
+/// Heading lines for the variations after ply `ply` (from 1) of a line's
+/// items, each named by its `--variation` step and listing its moves:
+/// `variation 4.1 (eval +7,4): A e B` — the evaluation is the one given
+/// after the variation's first move, as an analysis writes it. Comments,
+/// NAGs and variations inside it are left to `--variation` to draw.
+#[must_use]
+pub fn variation_headings(items: &[Item], ply: usize) -> Vec<String> {
+    let Some(index) = ply.checked_sub(1) else {
+        return Vec::new();
+    };
+    variations_after(items, index)
+        .into_iter()
+        .enumerate()
+        .map(|(k, variation)| {
+            let mut line = format!("variation {ply}.{}", k + 1);
+            if let Some(Some(eval)) = line_evals(variation).get(1) {
+                let value = eval.to_string();
+                let value = value.trim_start_matches("[%").trim_end_matches(']');
+                line.push_str(&format!(" ({value})"));
+            }
+            line.push(':');
+            for item in variation {
+                match item {
+                    Item::Move { mv, captured } => {
+                        line.push_str(&format!(" {mv}"));
+                        if let Some(n) = captured {
+                            line.push_str(&format!("+{n}"));
+                        }
+                    }
+                    Item::Round { round } => line.push_str(&format!(" R{round}")),
+                    Item::Comment { .. } | Item::Nag { .. } | Item::Variation { .. } => {}
+                }
+            }
+            line
+        })
+        .collect()
+}
+
 /// A frame's heading line for an evaluation given after `mover`'s move.
 #[must_use]
 pub fn eval_line(eval: Eval, mover: Side) -> String {
