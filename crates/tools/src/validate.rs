@@ -273,8 +273,6 @@ pub fn run(args: &Args) -> io::Result<u8> {
     );
     let (mut games, mut valid, mut plies, mut io_errors) = (0usize, 0usize, 0usize, 0usize);
     let mut first_text = true;
-    // Set when --max-errors stops the run: the sink's error that stops it.
-    let mut stopped = false;
     // The worker reads the game in place (the reader thread frees it) and
     // reports a failed input by its diagnostic.
     let work = |item: &Result<SourcedGame, input::InputError>| match item {
@@ -322,19 +320,13 @@ pub fn run(args: &Args) -> io::Result<u8> {
                         first_text = false;
                         stdout.write_all(checked.stdout.as_bytes())?;
                     }
-                    if args.max_errors.reached(games - valid) {
-                        stopped = true;
-                        return Err(io::Error::other("--max-errors reached"));
-                    }
+                    args.max_errors.stop_at(games - valid)?;
                 }
             }
             Ok(())
         },
     );
-    match ran {
-        Err(_) if stopped => {}
-        ran => ran?,
-    }
+    let stopped = MaxErrorsFlag::stopped(ran)?;
     stdout.flush()?;
     progress.finish(false);
     if stopped {
