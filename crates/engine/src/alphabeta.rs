@@ -862,13 +862,18 @@ impl AlphaBeta {
     }
 }
 
-/// Whether `key` occurs twice on `path` (the current line since its last
-/// irreversible move): a third occurrence ends the game.
+/// Whether `key`, a kid's position, occurs twice on `path` (the current
+/// line since its last irreversible move, ending with the kid's parent): a
+/// third occurrence ends the game. Within a round the side to move
+/// alternates along the line, and the key holds the side to move, so only
+/// every other position, from the parent's parent back, can match.
 #[inline]
 fn repeats_twice(path: &[u128], key: u128) -> bool {
     let mut seen = 0;
-    for &k in path {
-        if k == key {
+    let mut at = path.len();
+    while at >= 2 {
+        at -= 2;
+        if path[at] == key {
             seen += 1;
             if seen == 2 {
                 return true;
