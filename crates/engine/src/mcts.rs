@@ -3,9 +3,9 @@
 use std::time::Instant;
 
 use fastrand::Rng;
-use mancala_rules::{Game, Move, Side};
+use mancala_rules::{Game, Move, Opt, Position, Side};
 
-use crate::play::{MoveBuf, Playouts};
+use crate::play::{MoveBuf, PlayoutEnd, Playouts};
 use crate::{Budget, Player, SearchInfo};
 
 /// The record-tag form of MCTS with `budget`: `mcts playouts=1000`,
@@ -128,7 +128,7 @@ impl Mcts {
             {
                 break;
             }
-            let leaf = self.select_and_expand(&mut tree, &mut games);
+            let (leaf, reward) = self.select_and_expand(&mut tree, &mut games);
             if leaf == 0 && tree[0].first_child == NONE {
                 // Nothing at the root plays.
                 return None;
@@ -141,7 +141,10 @@ impl Mcts {
                 // A single legal move needs no search.
                 break;
             }
-            let south = self.reward_south(&games[leaf as usize]);
+            let south = match reward {
+                Some(south) => south,
+                None => self.reward_south(&games[leaf as usize]),
+            };
             playouts += 1;
             let mut at = leaf;
             while at != NONE {
@@ -193,74 +196,101 @@ impl Mcts {
     /// last round of a match under `rounds=N` the round's end is the
     /// match's, so a playout there scores its winner.
     fn reward_south(&mut self, game: &Game) -> f64 {
-        let by_winner = |winner: Option<Side>| match winner {
-            None => 0.5,
-            Some(Side::South) => 1.0,
-            Some(Side::North) => 0.0,
-        };
         if let Some(outcome) = game.outcome() {
             return by_winner(outcome.winner);
         }
         let end = self.playouts.run(game, &mut self.rng, MAX_PLAYOUT_PLIES);
-        let pos = game.position();
-        let rules = pos.rules();
-        let last_round = rules.last_round().is_some_and(|last| pos.round() >= last);
-        if rules.plays_rounds() && !last_round {
-            let [s, n] = end.holdings;
-            f64::from(s) / f64::from((s + n).max(1))
-        } else {
-            by_winner(end.winner())
-        }
+        playout_reward(game.position(), end)
     }
 
     /// Walks down by UCT while nodes are fully expanded, then expands one
     /// untried move (while the tree may grow). Returns the node to play out
     /// from (a finished game's node, or a leaf of a full tree, is returned
-    /// as it is).
-    fn select_and_expand(&mut self, tree: &mut Vec<Node>, games: &mut Vec<Game>) -> u32 {
+    /// as it is), with South's reward when its playout was run already.
+    ///
+    /// A new node's move is played through [`Game::play_unsettled`] where
+    /// it can be (not under `endless-ends-game`, whose endless moves only
+    /// the full rules play), and its playout run at once: a playout that
+    /// plays a move proves that the node's side could move, which
+    /// [`Game::play`] would have found out by sowing a move more. Where the
+    /// playout plays none, or the move ended the game by itself, the node's
+    /// game is settled and all goes as after [`Game::play`]: the draws of
+    /// that playout undone, a move whose end the lap budget cannot decide
+    /// refused, the playout run from the settled game. The nodes, the
+    /// draws and the rewards are [`Game::play`]'s; a node's game is left
+    /// unsettled, which a later move from it does not mind. (Not for the
+    /// root's first child: a single legal move ends the search before any
+    /// playout.)
+    fn select_and_expand(
+        &mut self,
+        tree: &mut Vec<Node>,
+        games: &mut Vec<Game>,
+    ) -> (u32, Option<f64>) {
         let mut at = 0u32;
         let grows = tree.len() < self.max_nodes;
+        let unsettled = tree.len() > 1 && !games[0].position().rules().has(Opt::EndlessEndsGame);
         loop {
             // A refused move leaves the copy as it was, for the next one.
             let mut copy: Option<Game> = None;
             while grows && let Some(mv) = tree[at as usize].untried.take_random(&mut self.rng) {
                 let game = copy.get_or_insert_with(|| games[at as usize].clone());
                 let mover = game.position().to_move();
-                if game.play(mv).is_ok() {
-                    let Some(game) = copy.take() else {
+                let mut reward = None;
+                if unsettled && game.play_unsettled(mv).is_some() {
+                    let Some(mut game) = copy.take() else {
                         unreachable!("the copy was just made");
                     };
-                    let untried = if game.outcome().is_some() {
-                        MoveBuf::default()
-                    } else {
-                        MoveBuf::from(game.position().candidates())
-                    };
-                    let id = tree.len() as u32;
-                    games.push(game);
-                    tree.push(Node {
-                        mv: Some(mv),
-                        mover,
-                        parent: at,
-                        first_child: NONE,
-                        last_child: NONE,
-                        next_sibling: NONE,
-                        untried,
-                        visits: 0,
-                        reward: 0.0,
-                    });
-                    let parent = &mut tree[at as usize];
-                    let last = std::mem::replace(&mut parent.last_child, id);
-                    if last == NONE {
-                        parent.first_child = id;
-                    } else {
-                        tree[last as usize].next_sibling = id;
+                    if !game.ended_unsettled() {
+                        let drawn = self.rng.clone();
+                        let end = self.playouts.run(&game, &mut self.rng, MAX_PLAYOUT_PLIES);
+                        if end.plies > 0 {
+                            reward = Some(playout_reward(game.position(), end));
+                        } else {
+                            self.rng = drawn;
+                        }
                     }
-                    return id;
+                    // Settled where the playout did not show the side can
+                    // move; a move Game::play refuses is not expanded.
+                    if reward.is_none() && game.settle().is_err() {
+                        continue;
+                    }
+                    copy = Some(game);
+                } else if copy.as_mut().is_none_or(|game| game.play(mv).is_err()) {
+                    continue;
                 }
+                let Some(game) = copy.take() else {
+                    unreachable!("the copy was just made");
+                };
+                let untried = if game.outcome().is_some() {
+                    MoveBuf::default()
+                } else {
+                    MoveBuf::from(game.position().candidates())
+                };
+                let id = tree.len() as u32;
+                games.push(game);
+                tree.push(Node {
+                    mv: Some(mv),
+                    mover,
+                    parent: at,
+                    first_child: NONE,
+                    last_child: NONE,
+                    next_sibling: NONE,
+                    untried,
+                    visits: 0,
+                    reward: 0.0,
+                });
+                let parent = &mut tree[at as usize];
+                let last = std::mem::replace(&mut parent.last_child, id);
+                if last == NONE {
+                    parent.first_child = id;
+                } else {
+                    tree[last as usize].next_sibling = id;
+                }
+                return (id, reward);
             }
             let node = &tree[at as usize];
             if node.first_child == NONE {
-                return at;
+                return (at, None);
             }
             let log_n = f64::from(node.visits.max(1)).ln();
             let mut best = node.first_child;
@@ -278,6 +308,28 @@ impl Mcts {
             }
             at = best;
         }
+    }
+}
+
+/// A reward of 1 for a South win, ½ for a draw, 0 for a North win.
+fn by_winner(winner: Option<Side>) -> f64 {
+    match winner {
+        None => 0.5,
+        Some(Side::South) => 1.0,
+        Some(Side::North) => 0.0,
+    }
+}
+
+/// South's reward for a playout from `pos` that ended as `end` (see
+/// [`Mcts::reward_south`]).
+fn playout_reward(pos: &Position, end: PlayoutEnd) -> f64 {
+    let rules = pos.rules();
+    let last_round = rules.last_round().is_some_and(|last| pos.round() >= last);
+    if rules.plays_rounds() && !last_round {
+        let [s, n] = end.holdings;
+        f64::from(s) / f64::from((s + n).max(1))
+    } else {
+        by_winner(end.winner())
     }
 }
 

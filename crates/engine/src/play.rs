@@ -107,7 +107,14 @@ impl MoveBuf {
             return None;
         }
         let i = rng.usize(..self.0.len());
-        Some(self.0.swap_remove(i))
+        Some(self.take(i))
+    }
+
+    /// Removes and returns the move at `i` (below the count), the last
+    /// taking its place.
+    #[inline(always)]
+    pub(crate) fn take(&mut self, i: usize) -> Move {
+        self.0.swap_remove(i)
     }
 }
 
@@ -189,15 +196,40 @@ pub(crate) fn random_moves(
             break;
         }
         let drawn_from = rng.clone();
-        let mut moves = MoveBuf::from(game.position().candidates());
+        let candidates = game.position().candidates();
+        // Most plies play the first move drawn: it is drawn from the
+        // candidates as `MoveBuf::take_random` draws it, and only when it
+        // does not play are the others copied out to draw from.
+        let mut moves = MoveBuf::default();
+        let mut first = None;
+        if !candidates.is_empty() {
+            let i = rng.usize(..candidates.len());
+            let Some(mv) = candidates.get(i) else {
+                unreachable!("a draw below the count");
+            };
+            if game.play_unsettled(mv).is_some() {
+                plies += 1;
+                continue;
+            }
+            moves = MoveBuf::from(candidates);
+            moves.take(i);
+            first = Some(mv);
+        }
         let mut settled = false;
         loop {
-            let mv = moves.take_random(rng);
-            if let Some(mv) = mv
-                && game.play_unsettled(mv).is_some()
-            {
-                break;
-            }
+            // The first move drawn is known not to play in the fast lane.
+            let mv = match first.take() {
+                Some(mv) => Some(mv),
+                None => {
+                    let mv = moves.take_random(rng);
+                    if let Some(mv) = mv
+                        && game.play_unsettled(mv).is_some()
+                    {
+                        break;
+                    }
+                    mv
+                }
+            };
             if mv.is_some() && !endless_legal {
                 continue;
             }
@@ -259,10 +291,12 @@ pub(crate) fn leader(score: [u32; 2]) -> Option<Side> {
     }
 }
 
-/// How a random playout ended: the holdings when it stopped.
+/// How a random playout ended: the holdings when it stopped, and the
+/// plies it played (0 too where the lap budget stopped it with an error).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct PlayoutEnd {
     pub(crate) holdings: [u32; 2],
+    pub(crate) plies: u32,
 }
 
 impl PlayoutEnd {
@@ -298,6 +332,7 @@ impl Playouts {
         if let Some(outcome) = game.outcome() {
             return PlayoutEnd {
                 holdings: outcome.score,
+                plies: 0,
             };
         }
         let start = *game.position();
@@ -308,15 +343,24 @@ impl Playouts {
             }
             None => self.scratch.insert(Game::start(start)),
         };
-        let holdings = match random_moves(scratch, rng, max_plies, Until::RoundEnds) {
-            Ok((_, Some(round_end))) => round_end,
+        match random_moves(scratch, rng, max_plies, Until::RoundEnds) {
+            Ok((plies, Some(round_end))) => PlayoutEnd {
+                holdings: round_end,
+                plies,
+            },
             // Over (settled or not: the holdings are the result either
             // way), or stopped: at `max_plies`, where no move plays (the
             // lap budget's doing), or where the budget leaves the game
             // unable to go on.
-            Ok((_, None)) | Err(_) => holdings(scratch),
-        };
-        PlayoutEnd { holdings }
+            Ok((plies, None)) => PlayoutEnd {
+                holdings: holdings(scratch),
+                plies,
+            },
+            Err(_) => PlayoutEnd {
+                holdings: holdings(scratch),
+                plies: 0,
+            },
+        }
     }
 }
 
