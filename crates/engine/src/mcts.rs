@@ -66,7 +66,14 @@ pub struct Mcts {
     /// [`MAX_TREE_NODES`] (smaller in tests), and the last tree's size.
     max_nodes: usize,
     last_tree: usize,
+    /// `ln(n)` for the visit counts `n` met so far below [`LN_CACHED`]:
+    /// selection takes the logarithm of a node's visits at every step
+    /// down, and the same small counts come up again and again.
+    ln: Vec<f64>,
 }
+
+/// Visit counts whose logarithms [`Mcts`] keeps (512 KiB at most).
+const LN_CACHED: u32 = 1 << 16;
 
 impl Mcts {
     /// Playouts per move when no budget is given: measured to beat random
@@ -84,6 +91,7 @@ impl Mcts {
             info: None,
             max_nodes: MAX_TREE_NODES,
             last_tree: 0,
+            ln: Vec::new(),
         }
     }
 
@@ -203,6 +211,18 @@ impl Mcts {
         playout_reward(game.position(), end)
     }
 
+    /// `ln(n)`, the same number as `f64::from(n).ln()`.
+    #[inline]
+    fn ln_visits(&mut self, n: u32) -> f64 {
+        if n >= LN_CACHED {
+            return f64::from(n).ln();
+        }
+        while self.ln.len() <= n as usize {
+            self.ln.push(f64::from(self.ln.len() as u32).ln());
+        }
+        self.ln[n as usize]
+    }
+
     /// Walks down by UCT while nodes are fully expanded, then expands one
     /// untried move (while the tree may grow). Returns the node to play out
     /// from (a finished game's node, or a leaf of a full tree, is returned
@@ -230,19 +250,24 @@ impl Mcts {
         let grows = tree.len() < self.max_nodes;
         let unsettled = tree.len() > 1 && !games[0].position().rules().has(Opt::EndlessEndsGame);
         loop {
-            // A refused move leaves the copy as it was, for the next one.
-            let mut copy: Option<Game> = None;
+            // The move is played on a copy of the node's game made where a
+            // new node's game goes (`games[tree.len()]`); a refused move
+            // leaves it as it was, for the next one.
+            let mut copied = false;
             while grows && let Some(mv) = tree[at as usize].untried.take_random(&mut self.rng) {
-                let game = copy.get_or_insert_with(|| games[at as usize].clone());
+                if !copied {
+                    games.push(games[at as usize].clone());
+                    copied = true;
+                }
+                let Some(game) = games.last_mut() else {
+                    unreachable!("the copy was just made");
+                };
                 let mover = game.position().to_move();
                 let mut reward = None;
                 if unsettled && game.play_unsettled(mv).is_some() {
-                    let Some(mut game) = copy.take() else {
-                        unreachable!("the copy was just made");
-                    };
                     if !game.ended_unsettled() {
                         let drawn = self.rng.clone();
-                        let end = self.playouts.run(&game, &mut self.rng, MAX_PLAYOUT_PLIES);
+                        let end = self.playouts.run(game, &mut self.rng, MAX_PLAYOUT_PLIES);
                         if end.plies > 0 {
                             reward = Some(playout_reward(game.position(), end));
                         } else {
@@ -250,24 +275,22 @@ impl Mcts {
                         }
                     }
                     // Settled where the playout did not show the side can
-                    // move; a move Game::play refuses is not expanded.
+                    // move; a move Game::play refuses is not expanded (and
+                    // the copy, played on, is made again).
                     if reward.is_none() && game.settle().is_err() {
+                        games.pop();
+                        copied = false;
                         continue;
                     }
-                    copy = Some(game);
-                } else if copy.as_mut().is_none_or(|game| game.play(mv).is_err()) {
+                } else if game.play(mv).is_err() {
                     continue;
                 }
-                let Some(game) = copy.take() else {
-                    unreachable!("the copy was just made");
-                };
                 let untried = if game.outcome().is_some() {
                     MoveBuf::default()
                 } else {
                     MoveBuf::from(game.position().candidates())
                 };
                 let id = tree.len() as u32;
-                games.push(game);
                 tree.push(Node {
                     mv: Some(mv),
                     mover,
@@ -288,11 +311,14 @@ impl Mcts {
                 }
                 return (id, reward);
             }
+            if copied {
+                games.pop();
+            }
             let node = &tree[at as usize];
             if node.first_child == NONE {
                 return (at, None);
             }
-            let log_n = f64::from(node.visits.max(1)).ln();
+            let log_n = self.ln_visits(node.visits.max(1));
             let mut best = node.first_child;
             let mut best_value = f64::NEG_INFINITY;
             let mut c = node.first_child;
