@@ -200,9 +200,10 @@ pub(crate) fn random_moves(
         // Most plies play the first move drawn: it is drawn from the
         // candidates as `MoveBuf::take_random` draws it, and only when it
         // does not play are the others copied out to draw from.
-        let mut moves = MoveBuf::default();
         let mut first = None;
-        if !candidates.is_empty() {
+        let mut moves = if candidates.is_empty() {
+            MoveBuf::default()
+        } else {
             let i = rng.usize(..candidates.len());
             let Some(mv) = candidates.get(i) else {
                 unreachable!("a draw below the count");
@@ -211,10 +212,11 @@ pub(crate) fn random_moves(
                 plies += 1;
                 continue;
             }
-            moves = MoveBuf::from(candidates);
-            moves.take(i);
             first = Some(mv);
-        }
+            let mut moves = MoveBuf::from(candidates);
+            moves.take(i);
+            moves
+        };
         let mut settled = false;
         loop {
             // The first move drawn is known not to play in the fast lane.
