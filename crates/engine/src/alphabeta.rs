@@ -34,6 +34,11 @@ struct Entry {
     depth: u8,
     bound: u8,
     mv: u8,
+    /// Unused, always 0: with no padding byte an entry is 16 bytes to
+    /// write at once, and a fresh table is filled with a store an entry
+    /// (not two around the padding: some 8 instructions a node of a
+    /// depth-9 search on a fresh 2^16-slot table).
+    _pad: u8,
 }
 
 /// Larger than any score.
@@ -768,6 +773,7 @@ impl AlphaBeta {
             depth: depth.min(254) as u8 + 1,
             bound,
             mv: best_move,
+            _pad: 0,
         };
         best
     }
