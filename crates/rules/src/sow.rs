@@ -849,6 +849,7 @@ impl Sower<'_> {
 
     /// The capture chain from the landing hole backwards through the
     /// opponent's 2s and 3s, with the grand-slam exception (Olowuka).
+    #[inline(always)]
     fn chain_of_twos_and_threes<O: Observer>(
         &self,
         b: &mut Board,
@@ -856,6 +857,10 @@ impl Sower<'_> {
         last: u8,
         obs: &mut O,
     ) {
+        if !O::RECORDS && self.closed == 0 {
+            self.chain_untraced(b, st, last);
+            return;
+        }
         let opp = self.mover.opposite();
         let mut chain = [0u8; 16];
         let mut len = 0;
@@ -878,6 +883,47 @@ impl Sower<'_> {
         for &i in &chain[..take] {
             self.take(b, st, i, self.mover, CaptureKind::Chain, obs);
         }
+    }
+
+    /// [`Sower::chain_of_twos_and_threes`] with nothing recorded and no
+    /// hole closed (every Olowuka move): the chain walked once to find its
+    /// length, its seeds and its far end, then taken, with no list of its
+    /// holes and no closed hole to step over. (It cannot leave the
+    /// opponent's row, whose neighbours across either end are the
+    /// mover's.)
+    #[inline(always)]
+    fn chain_untraced(&self, b: &mut Board, st: &mut [u8; 2], last: u8) {
+        let opp = self.mover.opposite();
+        let n2 = self.how.n2;
+        // Against the sowing direction, on a track with no hole closed.
+        let back = |i: u8| match self.dir {
+            Dir::Ccw if i == 0 => n2 - 1,
+            Dir::Ccw => i - 1,
+            Dir::Cw if i + 1 == n2 => 0,
+            Dir::Cw => i + 1,
+        };
+        let (mut len, mut sum, mut far, mut at) = (0u8, 0u32, last, last);
+        while self.owner(at) == opp && matches!(b[slot(at)], 2 | 3) {
+            sum += u32::from(b[slot(at)]);
+            len += 1;
+            far = at;
+            at = back(at);
+        }
+        if len == 0 {
+            return;
+        }
+        // The grand slam: a chain that would take every seed of the row
+        // leaves its far end.
+        if sum == row_sum(b, usize::from(self.how.n), opp) {
+            len -= 1;
+            sum -= u32::from(b[slot(far)]);
+        }
+        let mut at = last;
+        for _ in 0..len {
+            b[slot(at)] = 0;
+            at = back(at);
+        }
+        st[self.mover.index()] += sum as u8;
     }
 
     /// Sows a whole move from `start`, relay after relay, and rules it finite,
