@@ -177,20 +177,13 @@ pub(crate) fn random_moves(
 ) -> Result<(u32, Option<[u32; 2]>), PlayError> {
     let endless_legal = game.position().rules().has(Opt::EndlessEndsGame);
     let mut plies = 0;
-    // Settles what the last move left open; `Some` when that ended the
-    // game or a round, with the round that ended.
-    let settle = |game: &mut Game| -> Result<Option<Option<RoundEnd>>, PlayError> {
-        let report = game.settle()?;
-        let ended = !report.round_ends.is_empty() || report.outcome.is_some();
-        Ok(ended.then(|| report.round_ends.first().copied()))
-    };
-    'plies: while plies < max_plies {
+    while plies < max_plies {
         if game.ended_unsettled() {
             if until == Until::RoundEnds {
                 // Ended by itself (25, repetition): over, unsettled.
                 break;
             }
-            settle(game)?;
+            settle_ended(game)?;
         }
         if game.outcome().is_some() {
             break;
@@ -199,10 +192,10 @@ pub(crate) fn random_moves(
         let candidates = game.position().candidates();
         // Most plies play the first move drawn: it is drawn from the
         // candidates as `MoveBuf::take_random` draws it, and only when it
-        // does not play are the others copied out to draw from.
-        let mut first = None;
-        let mut moves = if candidates.is_empty() {
-            MoveBuf::default()
+        // does not play are the others copied out to draw from, out of
+        // line.
+        let (first, moves) = if candidates.is_empty() {
+            (None, MoveBuf::default())
         } else {
             let i = rng.usize(..candidates.len());
             let Some(mv) = candidates.get(i) else {
@@ -212,27 +205,85 @@ pub(crate) fn random_moves(
                 plies += 1;
                 continue;
             }
-            first = Some(mv);
             let mut moves = MoveBuf::from(candidates);
             moves.take(i);
-            moves
+            (Some(mv), moves)
         };
+        let rest = Rest {
+            first,
+            moves,
+            drawn_from,
+            endless_legal,
+            until,
+        };
+        match rest.play(game, rng)? {
+            Ply::Played => plies += 1,
+            Ply::Redraw => {}
+            Ply::Stop => break,
+            Ply::Over { played, holdings } => {
+                return Ok((plies + u32::from(played), holdings));
+            }
+        }
+    }
+    Ok((plies, None))
+}
+
+/// Settles what the last move of `game` left open; `Some` when that ended
+/// the game or a round, with the round that ended.
+fn settle_ended(game: &mut Game) -> Result<Option<Option<RoundEnd>>, PlayError> {
+    let report = game.settle()?;
+    let ended = !report.round_ends.is_empty() || report.outcome.is_some();
+    Ok(ended.then(|| report.round_ends.first().copied()))
+}
+
+/// How a ply of [`random_moves`] whose first move drawn did not play went.
+enum Ply {
+    /// A move was played.
+    Played,
+    /// The draws were undone, to be drawn again from the next round's start.
+    Redraw,
+    /// The playout is over where it stands.
+    Stop,
+    /// The round or game ended (settled); `played`: by a move of this ply.
+    Over {
+        played: bool,
+        holdings: Option<[u32; 2]>,
+    },
+}
+
+/// The rest of a ply of [`random_moves`] whose first move drawn (`first`,
+/// none when the side has no candidate) did not play in the fast lane, with
+/// the other candidates to draw from and the generator as it was before
+/// the ply's first draw. Rare, so kept out of the loop's way.
+struct Rest {
+    first: Option<Move>,
+    moves: MoveBuf,
+    drawn_from: Rng,
+    endless_legal: bool,
+    until: Until,
+}
+
+impl Rest {
+    #[cold]
+    #[inline(never)]
+    fn play(mut self, game: &mut Game, rng: &mut Rng) -> Result<Ply, PlayError> {
+        let until = self.until;
         let mut settled = false;
         loop {
             // The first move drawn is known not to play in the fast lane.
-            let mv = match first.take() {
+            let mv = match self.first.take() {
                 Some(mv) => Some(mv),
                 None => {
-                    let mv = moves.take_random(rng);
+                    let mv = self.moves.take_random(rng);
                     if let Some(mv) = mv
                         && game.play_unsettled(mv).is_some()
                     {
-                        break;
+                        return Ok(Ply::Played);
                     }
                     mv
                 }
             };
-            if mv.is_some() && !endless_legal {
+            if mv.is_some() && !self.endless_legal {
                 continue;
             }
             if mv.is_none() && until == Until::RoundEnds {
@@ -240,38 +291,42 @@ pub(crate) fn random_moves(
                 // game ends here, unsettled (or the lap budget leaves
                 // that open); the playout is over either way, its draws
                 // drawn.
-                break 'plies;
+                return Ok(Ply::Stop);
             }
             // An endless move to rule on, or no move left: what the last
             // move left open is settled first, as `Game::play` does.
             if !settled {
                 settled = true;
-                if let Some(round) = settle(game)? {
+                if let Some(round) = settle_ended(game)? {
                     if until == Until::RoundEnds {
                         // The playout is over: its draws stay drawn.
-                        return Ok((plies, round.map(|r| r.holdings)));
+                        return Ok(Ply::Over {
+                            played: false,
+                            holdings: round.map(|r| r.holdings),
+                        });
                     }
-                    *rng = drawn_from;
-                    continue 'plies;
+                    *rng = self.drawn_from;
+                    return Ok(Ply::Redraw);
                 }
             }
             let Some(mv) = mv else {
                 // No move plays, though the side may move: only the lap
                 // budget does that (see `play_random`).
-                break 'plies;
+                return Ok(Ply::Stop);
             };
             if let Ok(report) = game.play(mv) {
                 if until == Until::RoundEnds
                     && let Some(end) = report.round_ends.first()
                 {
-                    return Ok((plies + 1, Some(end.holdings)));
+                    return Ok(Ply::Over {
+                        played: true,
+                        holdings: Some(end.holdings),
+                    });
                 }
-                break;
+                return Ok(Ply::Played);
             }
         }
-        plies += 1;
     }
-    Ok((plies, None))
 }
 
 /// Each side's holdings: store (or captures, or winnings) plus the seeds in
