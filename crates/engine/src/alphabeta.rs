@@ -528,7 +528,7 @@ impl AlphaBeta {
         let kid = &mut self.kids[at];
         let played = lean.is_some_and(|lean| kid.pos.play_lean(lean, mv).is_some());
         if !played {
-            match pos.play(mv) {
+            match play_off_the_lane(pos, mv) {
                 Ok(Played::Finite { position, .. }) => kid.pos = position,
                 // The board as it was, the other player to move: its
                 // holdings are the end's.
@@ -866,6 +866,15 @@ impl AlphaBeta {
         self.leave(base, line);
         best
     }
+}
+
+/// [`Position::play`] for a move the fast lane left (endless, starving,
+/// a direction still due): rare, so kept out of line, off the path of the
+/// common move through a node's moves.
+#[cold]
+#[inline(never)]
+fn play_off_the_lane(pos: &Position, mv: Move) -> Result<Played, mancala_rules::PlayError> {
+    pos.play(mv)
 }
 
 /// Whether `key`, a kid's position, occurs twice on `path` (the current
