@@ -542,6 +542,21 @@ struct Check<'s, 'p, R> {
     /// From this depth of variations on, `record` is not fed: it passed
     /// over the variation there.
     record_skipped_from: Option<usize>,
+    /// A round begun by [`Check::settle_to_round_start`], whether its
+    /// first player can move still open: the replay as it stood before.
+    deferred: Option<Deferred>,
+}
+
+/// What the replay held before a round marker's settling left a round's
+/// start open (see [`Check::settle_to_round_start`]), at ply `plies`: put
+/// back if a later settling, with no move played since, fails.
+#[derive(Debug)]
+struct Deferred {
+    plies: usize,
+    round_ends: usize,
+    markers_due: Vec<u32>,
+    /// The side to move before.
+    to_move: Side,
 }
 
 /// A line as it stood before a move.
@@ -628,6 +643,7 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
             before_last: None,
             branches: Vec::new(),
             record_skipped_from: None,
+            deferred: None,
         }
     }
 
@@ -729,16 +745,61 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
     /// `false`, with the replay stopped, when that cannot be decided (the
     /// start, or the last move, is then what is wrong).
     fn settle(&mut self) -> bool {
+        self.settle_leaving(false)
+    }
+
+    /// [`Check::settle`] for a round marker: a round that begins is begun
+    /// with whether its first player can move left open (see
+    /// [`Game::settle_to_round_start`]), on the main line, where the
+    /// record's next move mostly proves it. What the replay held before is
+    /// kept in [`Check::deferred`], so that when a later settling finds
+    /// that it cannot be decided, the replay stops as if this one had.
+    fn settle_to_round_start(&mut self) -> bool {
+        self.settle_leaving(self.branches.is_empty())
+    }
+
+    /// [`Check::settle`]; `leave_start`: [`Check::settle_to_round_start`].
+    fn settle_leaving(&mut self, leave_start: bool) -> bool {
         let Some(game) = &mut self.game else {
             return false;
         };
-        match game.settle() {
+        // The replay before the first round begun so, while no move has
+        // been played since (a move played proves that its side could move).
+        let kept = (self.deferred.take())
+            .filter(|undo| undo.plies == self.plies && self.branches.is_empty());
+        let to_move = game.position().to_move();
+        let settled = if leave_start {
+            game.settle_to_round_start()
+        } else {
+            game.settle()
+        };
+        match settled {
             Ok(report) => {
+                // A round begun and its start left open: the match is not
+                // over, and some round ended.
+                let begun = report.outcome.is_none() && !report.round_ends.is_empty();
+                if leave_start && begun {
+                    self.deferred = Some(kept.unwrap_or_else(|| Deferred {
+                        plies: self.plies,
+                        round_ends: self.round_ends.len(),
+                        markers_due: self.markers_due.clone(),
+                        to_move,
+                    }));
+                }
                 self.markers_due.extend(rounds_begun(&report));
                 self.round_ends.extend(report.round_ends);
                 true
             }
             Err(e) => {
+                // As if the settling that left the start open had failed.
+                let to_move = match kept {
+                    Some(undo) => {
+                        self.round_ends.truncate(undo.round_ends);
+                        self.markers_due = undo.markers_due;
+                        undo.to_move
+                    }
+                    None => to_move,
+                };
                 if let Some(branch) = self.branches.last() {
                     // Only the start of a variation can be left open here
                     // (its moves are played by the full rules).
@@ -755,7 +816,7 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
                     let span = self.setup_span.clone().unwrap_or(at..at);
                     // This is the check that the side to move can move
                     // at all: say so, not only which move is undecided.
-                    let side = game.position().to_move();
+                    let side = to_move;
                     let message = format!("whether {side} can move at the start is undecided: {e}");
                     self.game = None;
                     self.stop(span, ProblemKind::Setup, message);
@@ -821,6 +882,16 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
     fn slow_item(&mut self, item: Item, span: Range<usize>) -> ControlFlow<()> {
         self.first_item.get_or_insert(span.start);
         if let Item::Comment { comment } = &item {
+            // A round's start left open is decided first, so that what it
+            // finds is said before what the comment's command is.
+            if !self.stopped
+                && self
+                    .deferred
+                    .as_ref()
+                    .is_some_and(|undo| undo.plies == self.plies)
+            {
+                self.settle();
+            }
             self.check_eval(comment, &span);
         }
         let item = if self.stopped || self.game.is_none() {
@@ -850,7 +921,11 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
         let (mv, captured) = match item {
             Item::Comment { .. } | Item::Nag { .. } | Item::Variation { .. } => return item,
             Item::Round { round } => {
-                if self.settle() {
+                // The marker due needs only the round begun; any other is
+                // judged with everything settled.
+                if self.settle_to_round_start()
+                    && (self.markers_due.first() == Some(&round) || self.settle())
+                {
                     self.round_marker(round, span);
                 }
                 return item;

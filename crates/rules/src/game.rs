@@ -384,7 +384,7 @@ impl Game {
                     // Ending the round can still fail (an undecided move at
                     // the next round's start): the move is then refused
                     // whole, and the game stays as it was.
-                    self.end_round(position, EndReason::EndlessMove, &mut report)?;
+                    self.end_round(position, EndReason::EndlessMove, &mut report, false)?;
                     return Ok(report);
                 }
                 Played::Finite { position, laps } => {
@@ -421,7 +421,9 @@ impl Game {
                 Ok(())
             }
             // Refilling and starting the next round can still fail.
-            Ok(Some(reason)) => self.end_round(self.position, reason, &mut report),
+            Ok(Some(reason)) => self
+                .end_round(self.position, reason, &mut report, false)
+                .map(|_| ()),
             Err(e) => Err(e),
         };
         if let Err(e) = ended {
@@ -487,6 +489,24 @@ impl Game {
     /// start) cannot stand, and the game cannot go on (settling again gives
     /// the same error).
     pub fn settle(&mut self) -> Result<PlayReport, PlayError> {
+        self.settle_leaving(false)
+    }
+
+    /// [`Game::settle`], except that when a round of a match ends and the
+    /// next begins, whether its first player can move is left open, as
+    /// [`Game::start`] leaves it: the next move played proves it, or a
+    /// later `settle` decides it (and then ends that round, or fails, as
+    /// `settle` would have here). A replay reading a round marker needs
+    /// the round begun, not yet its first move: the check that sows the new
+    /// round's candidates is then mostly spared, as the record's own first
+    /// move of the round is sown anyway. Still open afterwards exactly when
+    /// a round began.
+    pub fn settle_to_round_start(&mut self) -> Result<PlayReport, PlayError> {
+        self.settle_leaving(true)
+    }
+
+    /// [`Game::settle`]; `leave_start`: [`Game::settle_to_round_start`].
+    fn settle_leaving(&mut self, leave_start: bool) -> Result<PlayReport, PlayError> {
         let mut report = PlayReport::default();
         if !self.open {
             return Ok(report);
@@ -499,8 +519,8 @@ impl Game {
             }
             None => EndReason::NoMoves,
         };
-        self.end_round(self.position, reason, &mut report)?;
-        self.open = false;
+        let start_open = self.end_round(self.position, reason, &mut report, leave_start)?;
+        self.open = start_open;
         self.ended = None;
         Ok(report)
     }
@@ -508,13 +528,17 @@ impl Game {
     /// Ends the current round (or the game) in `position`, then starts the
     /// next round of a match, as many times as rounds end without a move,
     /// unless the match ends ([`Rules::match_end`]). Nothing changes when
-    /// that fails (an undecided move at a round's start).
+    /// that fails (an undecided move at a round's start). With
+    /// `leave_start`, the next round is begun with whether its first player
+    /// can move left open (see [`Game::settle_to_round_start`]); `true` when
+    /// that was done.
     fn end_round(
         &mut self,
         mut position: Position,
         mut reason: EndReason,
         report: &mut PlayReport,
-    ) -> Result<(), PlayError> {
+        leave_start: bool,
+    ) -> Result<bool, PlayError> {
         let rules = position.rules();
         let end = loop {
             position.sweep_rows();
@@ -546,20 +570,20 @@ impl Game {
             }
             position.refill();
             // At the start of a round only "cannot move" is checked.
-            if position.has_legal_move()? {
+            if leave_start || position.has_legal_move()? {
                 self.position = position;
                 // A new round's history: its start is its first
                 // occurrence (the old keys' space reused, not reallocated).
                 self.history.clear();
                 self.history.push(position.repetition_key());
                 self.lean = position.lean();
-                return Ok(());
+                return Ok(leave_start);
             }
             reason = EndReason::NoMoves;
         };
         self.position = position;
         self.finish(end, report);
-        Ok(())
+        Ok(false)
     }
 
     fn finish(&mut self, reason: EndReason, report: &mut PlayReport) {
