@@ -545,6 +545,8 @@ struct Check<'s, 'p, R> {
     /// A round begun by [`Check::settle_to_round_start`], whether its
     /// first player can move still open: the replay as it stood before.
     deferred: Option<Deferred>,
+    /// [`Check::settle_to_round_start`]'s report, its space reused.
+    round_report: PlayReport,
 }
 
 /// What the replay held before a round marker's settling left a round's
@@ -644,6 +646,7 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
             branches: Vec::new(),
             record_skipped_from: None,
             deferred: None,
+            round_report: PlayReport::default(),
         }
     }
 
@@ -769,12 +772,13 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
             .filter(|undo| undo.plies == self.plies && self.branches.is_empty());
         let to_move = game.position().to_move();
         let settled = if leave_start {
-            game.settle_to_round_start()
+            game.settle_to_round_start(&mut self.round_report)
         } else {
-            game.settle()
+            game.settle().map(|report| self.round_report = report)
         };
         match settled {
-            Ok(report) => {
+            Ok(()) => {
+                let report = &self.round_report;
                 // A round begun and its start left open: the match is not
                 // over, and some round ended.
                 let begun = report.outcome.is_none() && !report.round_ends.is_empty();
@@ -782,12 +786,17 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
                     self.deferred = Some(kept.unwrap_or_else(|| Deferred {
                         plies: self.plies,
                         round_ends: self.round_ends.len(),
-                        markers_due: self.markers_due.clone(),
+                        // Mostly none are due: nothing to copy.
+                        markers_due: if self.markers_due.is_empty() {
+                            Vec::new()
+                        } else {
+                            self.markers_due.clone()
+                        },
                         to_move,
                     }));
                 }
-                self.markers_due.extend(rounds_begun(&report));
-                self.round_ends.extend(report.round_ends);
+                self.markers_due.extend(rounds_begun(report));
+                self.round_ends.extend_from_slice(&report.round_ends);
                 true
             }
             Err(e) => {

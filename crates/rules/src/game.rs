@@ -125,6 +125,21 @@ pub struct PlayReport {
     pub outcome: Option<Outcome>,
 }
 
+impl PlayReport {
+    /// An empty report, its space for round ends kept.
+    fn clear(&mut self) {
+        let PlayReport {
+            gained,
+            laps,
+            endless,
+            round_ends,
+            outcome,
+        } = self;
+        (*gained, *laps, *endless, *outcome) = ([0, 0], 0, false, None);
+        round_ends.clear();
+    }
+}
+
 /// Repetition keys since seeds last left the board, with two 512-bit Bloom
 /// filters over them: keys seen once, and keys seen again. A position
 /// occurs a third time only if its key is in the second filter, so most
@@ -489,7 +504,9 @@ impl Game {
     /// start) cannot stand, and the game cannot go on (settling again gives
     /// the same error).
     pub fn settle(&mut self) -> Result<PlayReport, PlayError> {
-        self.settle_leaving(false)
+        let mut report = PlayReport::default();
+        self.settle_leaving(false, &mut report)?;
+        Ok(report)
     }
 
     /// [`Game::settle`], except that when a round of a match ends and the
@@ -500,29 +517,35 @@ impl Game {
     /// the round begun, not yet its first move: the check that sows the new
     /// round's candidates is then mostly spared, as the record's own first
     /// move of the round is sown anyway. Still open afterwards exactly when
-    /// a round began.
-    pub fn settle_to_round_start(&mut self) -> Result<PlayReport, PlayError> {
-        self.settle_leaving(true)
+    /// a round began. The report is written into `report`, cleared first,
+    /// whose space a replay reuses round after round.
+    pub fn settle_to_round_start(&mut self, report: &mut PlayReport) -> Result<(), PlayError> {
+        report.clear();
+        self.settle_leaving(true, report)
     }
 
-    /// [`Game::settle`]; `leave_start`: [`Game::settle_to_round_start`].
-    fn settle_leaving(&mut self, leave_start: bool) -> Result<PlayReport, PlayError> {
-        let mut report = PlayReport::default();
+    /// [`Game::settle`] into `report` (empty); `leave_start`:
+    /// [`Game::settle_to_round_start`].
+    fn settle_leaving(
+        &mut self,
+        leave_start: bool,
+        report: &mut PlayReport,
+    ) -> Result<(), PlayError> {
         if !self.open {
-            return Ok(report);
+            return Ok(());
         }
         let reason = match self.ended {
             Some(reason) => reason,
             None if self.position.has_legal_move()? => {
                 self.open = false;
-                return Ok(report);
+                return Ok(());
             }
             None => EndReason::NoMoves,
         };
-        let start_open = self.end_round(self.position, reason, &mut report, leave_start)?;
+        let start_open = self.end_round(self.position, reason, report, leave_start)?;
         self.open = start_open;
         self.ended = None;
-        Ok(report)
+        Ok(())
     }
 
     /// Ends the current round (or the game) in `position`, then starts the

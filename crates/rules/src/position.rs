@@ -944,29 +944,40 @@ impl Position {
             let row = self.row_seeds(side) as u8;
             self.stores[side.index()] += row;
         }
-        self.board[..2 * n].fill(0);
+        // The rows' bytes cleared in one step (a slice's `fill` would call
+        // `memset`; rounds end often in a match). Rows hold at most 7
+        // holes: the shift stays below 128.
+        let rows = (1u128 << (16 * n)) - 1;
+        self.board = (u128::from_le_bytes(self.board) & !rows).to_le_bytes();
     }
 
     /// Refills for the next round, once [`Rules::match_end`] has said that
     /// the match goes on (each player can fill a hole).
+    /// The rows are empty (swept): each player fills as many holes as
+    /// their store pays for, one after another from the refill's end of
+    /// their row, and the holes left over are closed for the round.
     pub(crate) fn refill(&mut self) {
         let n = self.rules.holes();
         let per = self.rules.seeds_per_hole();
+        let from_right = self.rules.game().descriptor().refill == Some(RefillFrom::Right);
 
         self.closed = 0;
         for side in Side::BOTH {
             let base = if side == Side::South { 0 } else { n };
-            let from_right = self.rules.game().descriptor().refill == Some(RefillFrom::Right);
-            for k in 0..n {
-                let i = if from_right { n - 1 - k } else { k };
-                let store = &mut self.stores[side.index()];
-                if *store >= per {
-                    *store -= per;
-                    self.board[base + i] = per;
-                } else {
-                    self.closed |= 1 << (base + i);
-                }
-            }
+            let store = &mut self.stores[side.index()];
+            let filled = usize::from(*store / per).min(n);
+            // At most `store` seeds: the product fits a store's `u8`.
+            *store -= filled as u8 * per;
+            // The filled holes, `from..to` in the row.
+            let (from, to) = if from_right {
+                (n - filled, n)
+            } else {
+                (0, filled)
+            };
+            self.board[base + from..base + to].fill(per);
+            let row = (1u16 << n) - 1;
+            let kept = ((1u16 << to) - 1) & !((1u16 << from) - 1);
+            self.closed |= (row & !kept) << base;
         }
         // Game::end_round refuses the move that gets here from round
         // u32::MAX of a match; saturating keeps this step from overflowing.
