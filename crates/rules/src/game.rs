@@ -172,8 +172,10 @@ impl Clone for History {
 
 impl History {
     fn new(first: u128) -> History {
+        // Room for the keys of most stretches between captures: a game
+        // grows it seldom (a replay starts a game for every record).
         let mut history = History {
-            keys: Vec::with_capacity(16),
+            keys: Vec::with_capacity(64),
             once: [0; 8],
             twice: [0; 8],
         };
@@ -240,6 +242,38 @@ impl History {
             self.clear();
         }
         self.push(key);
+    }
+
+    /// [`History::ending`], then [`History::advance`], with the key's
+    /// filter bit worked out once: what [`Game::play_unsettled`] does
+    /// after every move.
+    #[inline(always)]
+    fn end_and_advance(
+        &mut self,
+        rules: Rules,
+        stores: [u8; 2],
+        key: u128,
+        irreversible: bool,
+    ) -> Option<EndReason> {
+        let (word, bit) = History::bit(key);
+        let ending = if rules.ends_at_twenty_five(stores) {
+            Some(EndReason::TwentyFive)
+        } else if !irreversible
+            && self.twice[word] & bit != 0
+            && !rules.has(Opt::NoRepetitionRule)
+            && self.keys.iter().filter(|k| **k == key).count() >= 2
+        {
+            Some(EndReason::Repetition)
+        } else {
+            None
+        };
+        if irreversible {
+            self.clear();
+        }
+        self.keys.push(key);
+        self.twice[word] |= self.once[word] & bit;
+        self.once[word] |= bit;
+        ending
     }
 }
 
@@ -473,8 +507,7 @@ impl Game {
         let key = self.position.repetition_key();
         self.ended = self
             .history
-            .ending(self.position.rules(), stores, key, irreversible);
-        self.history.advance(key, irreversible);
+            .end_and_advance(self.position.rules(), stores, key, irreversible);
         self.open = true;
         Some(gained)
     }
