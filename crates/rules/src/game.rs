@@ -200,16 +200,21 @@ impl History {
 
     #[inline]
     fn push(&mut self, key: u128) {
+        self.push_at(key, History::bit(key));
+    }
+
+    /// [`History::push`] with `key`'s filter word and bit given.
+    #[inline(always)]
+    fn push_at(&mut self, key: u128, (word, bit): (usize, u64)) {
         self.keys.push(key);
-        let (word, bit) = History::bit(key);
         self.twice[word] |= self.once[word] & bit;
         self.once[word] |= bit;
     }
 
-    /// Whether `key` is in the history twice or more.
+    /// Whether `key`, whose filter word and bit are `at`, is in the
+    /// history twice or more.
     #[inline(always)]
-    fn occurred_twice(&self, key: u128) -> bool {
-        let (word, bit) = History::bit(key);
+    fn occurred_twice(&self, key: u128, (word, bit): (usize, u64)) -> bool {
         self.twice[word] & bit != 0 && self.keys.iter().filter(|k| **k == key).count() >= 2
     }
 
@@ -217,7 +222,7 @@ impl History {
     /// the rules' order: Olowuka's 25 (the move left `stores`), then the
     /// third occurrence of the position `key` (never after an irreversible
     /// move, which clears the history). "Cannot move" comes after these and
-    /// needs the next position's moves.
+    /// needs the next position's moves. `at`: `key`'s filter word and bit.
     #[inline(always)]
     fn ending(
         &self,
@@ -225,55 +230,26 @@ impl History {
         stores: [u8; 2],
         key: u128,
         irreversible: bool,
+        at: (usize, u64),
     ) -> Option<EndReason> {
         if rules.ends_at_twenty_five(stores) {
             Some(EndReason::TwentyFive)
-        } else if !rules.has(Opt::NoRepetitionRule) && !irreversible && self.occurred_twice(key) {
-            Some(EndReason::Repetition)
-        } else {
-            None
-        }
-    }
-
-    /// The history after a move that left the position `key`.
-    #[inline(always)]
-    fn advance(&mut self, key: u128, irreversible: bool) {
-        if irreversible {
-            self.clear();
-        }
-        self.push(key);
-    }
-
-    /// [`History::ending`], then [`History::advance`], with the key's
-    /// filter bit worked out once: what [`Game::play_unsettled`] does
-    /// after every move.
-    #[inline(always)]
-    fn end_and_advance(
-        &mut self,
-        rules: Rules,
-        stores: [u8; 2],
-        key: u128,
-        irreversible: bool,
-    ) -> Option<EndReason> {
-        let (word, bit) = History::bit(key);
-        let ending = if rules.ends_at_twenty_five(stores) {
-            Some(EndReason::TwentyFive)
-        } else if !irreversible
-            && self.twice[word] & bit != 0
-            && !rules.has(Opt::NoRepetitionRule)
-            && self.keys.iter().filter(|k| **k == key).count() >= 2
+        } else if !irreversible && self.occurred_twice(key, at) && !rules.has(Opt::NoRepetitionRule)
         {
             Some(EndReason::Repetition)
         } else {
             None
-        };
+        }
+    }
+
+    /// The history after a move that left the position `key` (whose
+    /// filter word and bit are `at`).
+    #[inline(always)]
+    fn advance(&mut self, key: u128, irreversible: bool, at: (usize, u64)) {
         if irreversible {
             self.clear();
         }
-        self.keys.push(key);
-        self.twice[word] |= self.once[word] & bit;
-        self.once[word] |= bit;
-        ending
+        self.push_at(key, at);
     }
 }
 
@@ -449,9 +425,10 @@ impl Game {
         let gained = gains(before.stores(), stores);
         let irreversible = gained != [0, 0];
         let key = self.position.repetition_key();
+        let at = History::bit(key);
         let ending = match self
             .history
-            .ending(self.position.rules(), stores, key, irreversible)
+            .ending(self.position.rules(), stores, key, irreversible, at)
         {
             Some(reason) => Ok(Some(reason)),
             None => self
@@ -466,7 +443,7 @@ impl Game {
         };
         let ended = match ending {
             Ok(None) => {
-                self.history.advance(key, irreversible);
+                self.history.advance(key, irreversible, at);
                 Ok(())
             }
             // Refilling and starting the next round can still fail.
@@ -505,9 +482,13 @@ impl Game {
         let gained = gains(before, stores);
         let irreversible = gained != [0, 0];
         let key = self.position.repetition_key();
+        // The key's filter bit worked out once, for the check and the
+        // history.
+        let at = History::bit(key);
         self.ended = self
             .history
-            .end_and_advance(self.position.rules(), stores, key, irreversible);
+            .ending(self.position.rules(), stores, key, irreversible, at);
+        self.history.advance(key, irreversible, at);
         self.open = true;
         Some(gained)
     }
