@@ -232,9 +232,12 @@ impl History {
         irreversible: bool,
         at: (usize, u64),
     ) -> Option<EndReason> {
+        // The rule is asked before the history is scanned: under
+        // `no-repetition-rule` a history may grow long (never cleared
+        // while no seed is taken), and its filters are full then.
         if rules.ends_at_twenty_five(stores) {
             Some(EndReason::TwentyFive)
-        } else if !irreversible && self.occurred_twice(key, at) && !rules.has(Opt::NoRepetitionRule)
+        } else if !rules.has(Opt::NoRepetitionRule) && !irreversible && self.occurred_twice(key, at)
         {
             Some(EndReason::Repetition)
         } else {
