@@ -2,25 +2,50 @@
 """Strength at equal time: this build's alpha-beta against an older build's.
 
     python3 crates/bench/benches/ab_strength.py [--old REV] [--games N] [--ms MS]
-        [--game ID ...] [--jobs J] [--old-bin DIR] [--new-bin DIR]
+        [--game ID ...] [--jobs J] [--opening K] [--old-bin DIR] [--new-bin DIR]
 
 Builds `mancala-play` of this tree and of revision REV (a git worktree under
 target/ab-old/, its own target directory; default e960f4b, the revision
 before issue 20's engine work), then plays N games (default 400) of each
 game (default all four) between the two, both as `alphabeta:ms=MS` (default
 100): the new build is South in even-numbered games, North in odd ones, and
-games 2k and 2k+1 share a seed, so both sides play each opening. A game is
-played a ply at a time: the build whose side is to move continues the
-record with `--plies 1` (each search starts with an empty table, on both
-sides alike), and this tree's `mancala-render` says whose turn it is.
+games 2k and 2k+1 share a seed and an opening, so both builds play each
+opening from both sides.
+
+Openings: each pair of games starts with K plies (default 4) of two random
+players seeded by the pair's seed, the same plies in both games; then the
+two builds play on. Between two deterministic searchers the games of one
+seed are nearly alike (in Olinda Keliya South won every seeded game at
+ms=100, so each build won exactly its South games whatever its strength);
+the random plies make the pairs differ. A pair won by the side, not the
+build (one game each), tells nothing: the tally counts the pairs the new
+build won both games of, split, and lost both of (after four random plies
+South still won 89% of Olinda Keliya games, and 191 of 200 pairs split). Four is the smallest K that gives
+nine pairs in ten an opening of their own in every game (179 to 190
+distinct of 200; K=2 gives 32 to 59, K=3 104 to 147), and an even K gives
+each side as many random moves as the other.
+
+Pallankuzhi is played under the option `rounds=5` (the match ends after
+round 5 and is won on holdings; spec/rules/common.md): its full matches
+between two such players run to thousands of plies, neither side able to
+close the other out, so a game would take minutes and most would be
+stopped unfinished. The other games are played under their standard rules.
+
+A game is played a ply at a time: the build whose side is to move continues
+the record with `--plies 1` (each search starts with an empty table, on both
+sides alike), and this tree's `mancala-render` says whose turn it is. A game
+that reaches 2,000 plies is stopped and counted as a draw.
 
 It prints the new build's wins, draws and losses per game and its score
-(wins plus half the draws) as a share of the games. Timed searches: run it
-on a quiet machine, with --jobs at most the number of idle cores. Not run
-in CI; 400 games of each game take hours (a ply costs MS milliseconds).
+(wins plus half the draws) as a share of the games, with a 95% interval
+(normal approximation over the games' scores of 1, 1/2 and 0); the running
+tally on stderr says the same as games end. Timed searches: run it on a
+quiet machine, with --jobs at most the number of idle cores. Not run in CI;
+400 games of each game take hours (a ply costs MS milliseconds).
 """
 
 import argparse
+import math
 import re
 import subprocess
 import sys
@@ -31,6 +56,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 GAMES = ("olinda-keliya", "olowuka", "pallankuzhi", "rio-kadalis")
 MAX_PLIES = 2000
+# Options each game is played under (see the docstring).
+GAME_OPTIONS = {"pallankuzhi": ["rounds=5"]}
 
 
 def build_new() -> Path:
@@ -73,23 +100,21 @@ def result(record: str) -> str:
     return m.group(1) if m else "*"
 
 
-def play(game: str, number: int, new: Path, old: Path, spec: str) -> str:
+def play(game: str, number: int, new: Path, old: Path, spec: str, opening: int) -> str:
     """One game; the new build's outcome: `win`, `draw` or `loss`."""
     new_side = "south" if number % 2 == 0 else "north"
     seed = 1 + number // 2
     flags = ["--quiet", "--plies", "1", "--south", spec, "--north", spec, "--seed", str(seed)]
+    options = [w for word in GAME_OPTIONS.get(game, []) for w in ("--option", word)]
     with tempfile.TemporaryDirectory() as tmp:
         record = Path(tmp) / "game.txt"
-        side = "south"
-        # The first ply starts the record (South moves first).
-        binary = new if side == new_side else old
-        text = subprocess.run(
-            [str(binary / "mancala-play"), "--game", game, *flags], capture_output=True, text=True, check=True
-        ).stdout
+        # The pair's opening, the same random plies in both of its games.
+        start = ["--game", game, *options, "--quiet", "--seed", str(seed)]
+        start += ["--south", "random", "--north", "random", "--plies", str(opening)]
+        text = subprocess.run([str(new / "mancala-play"), *start], capture_output=True, text=True, check=True).stdout
         for _ in range(MAX_PLIES):
             record.write_text(text)
-            res = result(text)
-            if res != "*":
+            if result(text) != "*":
                 break
             side = to_move(new / "mancala-render", record)
             binary = new if side == new_side else old
@@ -107,6 +132,24 @@ def play(game: str, number: int, new: Path, old: Path, spec: str) -> str:
     return "win" if south_won == (new_side == "south") else "loss"
 
 
+def interval(wins: int, draws: int, games: int) -> str:
+    """The score and its 95% interval in percent, e.g. `54.6 (49.8-59.4)`."""
+    if games == 0:
+        return "-"
+    mean = (wins + draws / 2) / games
+    # The variance of the games' scores (1, 1/2 or 0).
+    losses = games - wins - draws
+    var = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean**2) / games
+    half = 1.96 * math.sqrt(var / games)
+    return f"{100 * mean:.1f} ({100 * (mean - half):.1f}-{100 * (mean + half):.1f})"
+
+
+def pairs(outcomes: list[str]) -> str:
+    """The completed pairs the new build won both games of / split / lost both."""
+    points = [sum({"win": 2, "draw": 1, "loss": 0}[o] for o in outcomes[i : i + 2]) for i in range(0, len(outcomes) - 1, 2)]
+    return f"{points.count(4)}/{len(points) - points.count(4) - points.count(0)}/{points.count(0)}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--old", default="e960f4b", help="the revision to play against (default e960f4b)")
@@ -114,6 +157,7 @@ def main() -> int:
     parser.add_argument("--ms", type=int, default=100, help="milliseconds a move, both sides (default 100)")
     parser.add_argument("--game", action="append", choices=GAMES, help="repeatable; default all four")
     parser.add_argument("--jobs", type=int, default=1, help="games at once (default 1)")
+    parser.add_argument("--opening", type=int, default=4, help="random plies opening each pair (default 4)")
     parser.add_argument("--old-bin", type=Path, help="a directory holding the old build's mancala-play (no build)")
     parser.add_argument("--new-bin", type=Path, help="the same for this build's mancala-play and mancala-render")
     args = parser.parse_args()
@@ -122,29 +166,34 @@ def main() -> int:
     old = args.old_bin or build_old(args.old)
     spec = f"alphabeta:ms={args.ms}"
     print(f"new ({ROOT.name}, HEAD) against old ({args.old}), both {spec}, {args.games} games each")
-    print(f"{'game':<15} {'wins':>5} {'draws':>5} {'losses':>6} {'score %':>8}")
+    print(f"{'game':<15} {'wins':>5} {'draws':>5} {'losses':>6} {'score % (95% interval)':>20}")
     total = {"win": 0, "draw": 0, "loss": 0}
     for game in args.game or GAMES:
         outcomes = []
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             # The running tally goes to stderr as games end, so a run cut short still tells.
-            for outcome in pool.map(lambda n: play(game, n, new, old, spec), range(args.games)):
+            for outcome in pool.map(lambda n: play(game, n, new, old, spec, args.opening), range(args.games)):
                 outcomes.append(outcome)
                 wins, draws = outcomes.count("win"), outcomes.count("draw")
                 print(
                     f"{game}: {len(outcomes)}/{args.games} games, {wins} won, {draws} drawn, "
-                    f"{len(outcomes) - wins - draws} lost",
+                    f"{len(outcomes) - wins - draws} lost, score {interval(wins, draws, len(outcomes))}, "
+                    f"pairs won/split/lost {pairs(outcomes)}",
                     file=sys.stderr,
                     flush=True,
                 )
         count = {k: outcomes.count(k) for k in total}
         for k in total:
             total[k] += count[k]
-        score = 100 * (count["win"] + count["draw"] / 2) / max(1, args.games)
-        print(f"{game:<15} {count['win']:>5} {count['draw']:>5} {count['loss']:>6} {score:>8.1f}", flush=True)
+        score = interval(count["win"], count["draw"], len(outcomes))
+        print(
+            f"{game:<15} {count['win']:>5} {count['draw']:>5} {count['loss']:>6} {score:>20}  pairs won/split/lost "
+            f"{pairs(outcomes)}",
+            flush=True,
+        )
     n = sum(total.values())
-    score = 100 * (total["win"] + total["draw"] / 2) / max(1, n)
-    print(f"{'all':<15} {total['win']:>5} {total['draw']:>5} {total['loss']:>6} {score:>8.1f}")
+    score = interval(total["win"], total["draw"], n)
+    print(f"{'all':<15} {total['win']:>5} {total['draw']:>5} {total['loss']:>6} {score:>20}")
     return 0
 
 
