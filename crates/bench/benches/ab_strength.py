@@ -2,7 +2,7 @@
 """Strength at equal time: this build's alpha-beta against an older build's.
 
     python3 crates/bench/benches/ab_strength.py [--old REV] [--games N] [--ms MS]
-        [--game ID ...] [--jobs J] [--opening K] [--old-bin DIR] [--new-bin DIR]
+        [--game ID ...] [--jobs J] [--opening K] [--balanced DEPTH] [--old-bin DIR] [--new-bin DIR]
 
 Builds `mancala-play` of this tree and of revision REV (a git worktree under
 target/ab-old/, its own target directory; default e960f4b, the revision
@@ -24,6 +24,12 @@ South still won 89% of Olinda Keliya games, and 191 of 200 pairs split). Four is
 nine pairs in ten an opening of their own in every game (179 to 190
 distinct of 200; K=2 gives 32 to 59, K=3 104 to 147), and an even K gives
 each side as many random moves as the other.
+
+With `--balanced DEPTH` a pair's opening is the first of its seed's openings
+(the seed, then the seed plus 100,000, 200,000, …) that this build's
+`mancala-analyze --depth DEPTH` rates within one seed of level after its
+last ply: in Olinda Keliya the side to move first keeps its edge through
+four random plies, and a pair split by the side tells nothing of the builds.
 
 Pallankuzhi is played under the option `rounds=5` (the match ends after
 round 5 and is won on holdings; spec/rules/common.md): its full matches
@@ -100,7 +106,36 @@ def result(record: str) -> str:
     return m.group(1) if m else "*"
 
 
-def play(game: str, number: int, new: Path, old: Path, spec: str, opening: int) -> str:
+def last_eval(record: str) -> int | None:
+    """The seeds of the last `[%eval V,D]` (or `=V`) in an analysed record."""
+    found = re.findall(r"\[%eval =?([+-]?\d+)(?:\.\d+)?(?:,\d+)?\]", record)
+    return int(found[-1]) if found else None
+
+
+def opening_of(game: str, options: list[str], seed: int, new: Path, opening: int, balanced: int | None) -> str:
+    """The pair's opening: `opening` plies of two random players seeded by
+    `seed`. With `balanced` (a depth), the first of the openings seeded
+    `seed`, `seed + 100000`, … that this build's `mancala-analyze` at that
+    depth rates within one seed of level."""
+    for attempt in range(200):
+        start = ["--game", game, *options, "--quiet", "--seed", str(seed + 100_000 * attempt)]
+        start += ["--south", "random", "--north", "random", "--plies", str(opening)]
+        text = subprocess.run([str(new / "mancala-play"), *start], capture_output=True, text=True, check=True).stdout
+        if balanced is None or result(text) != "*":
+            if balanced is None:
+                return text
+            continue
+        rated = subprocess.run(
+            [str(new / "mancala-analyze"), "--depth", str(balanced), "--jobs", "1", "-"],
+            input=text, capture_output=True, text=True, check=True,
+        ).stdout
+        value = last_eval(rated)
+        if value is not None and abs(value) <= 1:
+            return text
+    sys.exit(f"{game}: no balanced opening found from seed {seed}")
+
+
+def play(game: str, number: int, new: Path, old: Path, spec: str, opening: int, balanced: int | None) -> str:
     """One game; the new build's outcome: `win`, `draw` or `loss`."""
     new_side = "south" if number % 2 == 0 else "north"
     seed = 1 + number // 2
@@ -109,9 +144,7 @@ def play(game: str, number: int, new: Path, old: Path, spec: str, opening: int) 
     with tempfile.TemporaryDirectory() as tmp:
         record = Path(tmp) / "game.txt"
         # The pair's opening, the same random plies in both of its games.
-        start = ["--game", game, *options, "--quiet", "--seed", str(seed)]
-        start += ["--south", "random", "--north", "random", "--plies", str(opening)]
-        text = subprocess.run([str(new / "mancala-play"), *start], capture_output=True, text=True, check=True).stdout
+        text = opening_of(game, options, seed, new, opening, balanced)
         for _ in range(MAX_PLIES):
             record.write_text(text)
             if result(text) != "*":
@@ -158,6 +191,8 @@ def main() -> int:
     parser.add_argument("--game", action="append", choices=GAMES, help="repeatable; default all four")
     parser.add_argument("--jobs", type=int, default=1, help="games at once (default 1)")
     parser.add_argument("--opening", type=int, default=4, help="random plies opening each pair (default 4)")
+    parser.add_argument("--balanced", type=int, metavar="DEPTH",
+                        help="only openings this build's mancala-analyze at DEPTH rates within a seed of level")
     parser.add_argument("--old-bin", type=Path, help="a directory holding the old build's mancala-play (no build)")
     parser.add_argument("--new-bin", type=Path, help="the same for this build's mancala-play and mancala-render")
     args = parser.parse_args()
@@ -172,7 +207,7 @@ def main() -> int:
         outcomes = []
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             # The running tally goes to stderr as games end, so a run cut short still tells.
-            for outcome in pool.map(lambda n: play(game, n, new, old, spec, args.opening), range(args.games)):
+            for outcome in pool.map(lambda n: play(game, n, new, old, spec, args.opening, args.balanced), range(args.games)):
                 outcomes.append(outcome)
                 wins, draws = outcomes.count("win"), outcomes.count("draw")
                 print(
