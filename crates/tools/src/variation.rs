@@ -200,9 +200,7 @@ pub fn variation_headings(items: &[Item], ply: usize) -> Vec<String> {
         .map(|(k, variation)| {
             let mut line = format!("variation {ply}.{}", k + 1);
             if let Some(Some(eval)) = line_evals(variation).get(1) {
-                let value = eval.to_string();
-                let value = value.trim_start_matches("[%").trim_end_matches(']');
-                line.push_str(&format!(" ({value})"));
+                line.push_str(&format!(" (eval {})", eval_value(*eval)));
             }
             line.push(':');
             for item in variation {
@@ -222,6 +220,15 @@ pub fn variation_headings(items: &[Item], ply: usize) -> Vec<String> {
         .collect()
 }
 
+/// An evaluation's value as a heading writes it: `+1,4`, `=+6` (its
+/// comment form without `[%eval ` and `]`).
+fn eval_value(eval: Eval) -> String {
+    let text = eval.to_string();
+    text.trim_start_matches("[%eval ")
+        .trim_end_matches(']')
+        .to_owned()
+}
+
 /// A frame's heading line for an evaluation given after `mover`'s move.
 #[must_use]
 pub fn eval_line(eval: Eval, mover: Side) -> String {
@@ -237,8 +244,7 @@ pub fn eval_line(eval: Eval, mover: Side) -> String {
             mancala_rules::plural(n.unsigned_abs().into(), "seed")
         ),
     };
-    let value = eval.to_string();
-    let value = value.trim_start_matches("[%eval ").trim_end_matches(']');
+    let value = eval_value(eval);
     match eval {
         Eval::Exact { .. } => format!("eval {value}: {standing} at the end, exact"),
         Eval::Estimate {
