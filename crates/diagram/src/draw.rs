@@ -217,6 +217,13 @@ impl Board {
         }
     }
 
+    /// The side marked to move (or sowing): `to_move`, none once the game
+    /// is over.
+    #[must_use]
+    pub fn turn(&self) -> Option<Side> {
+        (!self.over).then_some(self.to_move)
+    }
+
     #[must_use]
     pub fn row(&self, side: Side) -> &[Option<u8>] {
         match side {
@@ -480,9 +487,7 @@ pub(super) fn player_facts(board: &Board, side: Side) -> [String; 2] {
     }
     let direction = match board.directions[side.index()] {
         Some(dir) => format!("sows {dir}"),
-        None if side == board.to_move && !board.over => {
-            "chooses cw or ccw with this move".to_owned()
-        }
+        None if board.turn() == Some(side) => "chooses cw or ccw with this move".to_owned(),
         None => "sows the other way".to_owned(),
     };
     [holding, direction]
@@ -491,11 +496,7 @@ pub(super) fn player_facts(board: &Board, side: Side) -> [String; 2] {
 /// `to move` (or `sowing`, in the middle of a move) for the side whose turn
 /// it is; `None` for the other, and for both once the game is over.
 pub(super) fn turn_word(board: &Board, side: Side) -> Option<&'static str> {
-    (side == board.to_move && !board.over).then_some(if board.sowing {
-        "sowing"
-    } else {
-        "to move"
-    })
+    (board.turn() == Some(side)).then_some(if board.sowing { "sowing" } else { "to move" })
 }
 
 /// `South` / `North`, as diagrams and headings write them.
