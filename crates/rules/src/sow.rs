@@ -401,15 +401,21 @@ impl Sower<'_> {
     #[inline]
     fn prev(&self, mut i: u8) -> u8 {
         loop {
-            i = match self.dir {
-                Dir::Cw if i + 1 == self.how.n2 => 0,
-                Dir::Cw => i + 1,
-                Dir::Ccw if i == 0 => self.how.n2 - 1,
-                Dir::Ccw => i - 1,
-            };
+            i = self.step_back(i);
             if !self.is_closed(i) {
                 return i;
             }
+        }
+    }
+
+    /// The hole before `i` against the sowing direction, closed or not.
+    #[inline(always)]
+    fn step_back(&self, i: u8) -> u8 {
+        match self.dir {
+            Dir::Cw if i + 1 == self.how.n2 => 0,
+            Dir::Cw => i + 1,
+            Dir::Ccw if i == 0 => self.how.n2 - 1,
+            Dir::Ccw => i - 1,
         }
     }
 
@@ -894,14 +900,8 @@ impl Sower<'_> {
     #[inline(always)]
     fn chain_untraced(&self, b: &mut Board, st: &mut [u8; 2], last: u8) {
         let opp = self.mover.opposite();
-        let n2 = self.how.n2;
-        // Against the sowing direction, on a track with no hole closed.
-        let back = |i: u8| match self.dir {
-            Dir::Ccw if i == 0 => n2 - 1,
-            Dir::Ccw => i - 1,
-            Dir::Cw if i + 1 == n2 => 0,
-            Dir::Cw => i + 1,
-        };
+        // No hole is closed: a step back is the hole before.
+        let back = |i: u8| self.step_back(i);
         let (mut len, mut sum, mut far, mut at) = (0u8, 0u32, last, last);
         while self.owner(at) == opp && matches!(b[slot(at)], 2 | 3) {
             sum += u32::from(b[slot(at)]);
