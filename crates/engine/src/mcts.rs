@@ -26,15 +26,17 @@ const MAX_PLAYOUT_PLIES: u32 = 1000;
 /// The root's parent, and the end of a list of children.
 const NONE: u32 = u32::MAX;
 
-/// The tree grows by a node per playout up to this many nodes (about 450
-/// bytes each, its game's history included: some 120 MB), then stops growing: later playouts start from
-/// the leaves it has, so `playouts=N` of any size runs in bounded memory.
+/// The tree grows by a node per playout up to this many nodes (about 430
+/// bytes each, its game included, more where the game's history outgrows
+/// the keys a game holds in itself: some 115 MB), then stops growing: later
+/// playouts start from the leaves it has, so `playouts=N` of any size runs
+/// in bounded memory.
 pub const MAX_TREE_NODES: usize = 1 << 18;
 
 /// A node of the tree: what selection and backing up read, some 60
 /// bytes, so that the nodes a selection walks through share cache lines.
 /// Its game, read only where the tree grows or a playout starts, is kept
-/// apart (`games`, at the same index: some 300 bytes and its history).
+/// apart (`games`, at the same index: some 370 bytes).
 #[derive(Debug)]
 struct Node {
     /// The move that led here (unused at the root).

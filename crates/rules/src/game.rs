@@ -145,26 +145,44 @@ impl PlayReport {
 /// occurs a third time only if its key is in the second filter, so most
 /// checks need no scan, even when the position was seen once. (Histories
 /// run to a dozen keys or more between captures.)
+///
+/// The first [`INLINE_KEYS`] keys are held in the history itself and only
+/// the rest on the heap: a copied game allocates nothing until its
+/// history grows past them. MCTS copies a game for every node of its tree,
+/// and a heap copy of the keys (allocated, then freed with the tree) cost
+/// more than a fifth of a short playout.
 #[derive(Debug)]
 struct History {
-    keys: Vec<u128>,
+    /// The first keys, `len` of them (up to [`INLINE_KEYS`]).
+    first: [u128; INLINE_KEYS],
+    /// The keys after the first [`INLINE_KEYS`].
+    rest: Vec<u128>,
+    len: usize,
     once: [u64; 8],
     twice: [u64; 8],
 }
 
+/// Keys a [`History`] holds before it spills to the heap: most stretches
+/// between captures of a random playout, in all four games.
+const INLINE_KEYS: usize = 8;
+
 impl Clone for History {
     fn clone(&self) -> History {
         History {
-            keys: self.keys.clone(),
+            first: self.first,
+            rest: self.rest.clone(),
+            len: self.len,
             once: self.once,
             twice: self.twice,
         }
     }
 
-    /// Reuses `self`'s keys: copying a game into scratch space allocates
-    /// nothing once the space has grown.
+    /// Reuses `self`'s heap keys: copying a game into scratch space
+    /// allocates nothing once the space has grown.
     fn clone_from(&mut self, source: &History) {
-        self.keys.clone_from(&source.keys);
+        self.first = source.first;
+        self.rest.clone_from(&source.rest);
+        self.len = source.len;
         self.once = source.once;
         self.twice = source.twice;
     }
@@ -172,15 +190,22 @@ impl Clone for History {
 
 impl History {
     fn new(first: u128) -> History {
-        // Room for the keys of most stretches between captures: a game
-        // grows it seldom (a replay starts a game for every record).
         let mut history = History {
-            keys: Vec::with_capacity(64),
+            first: [0; INLINE_KEYS],
+            rest: Vec::new(),
+            len: 0,
             once: [0; 8],
             twice: [0; 8],
         };
         history.push(first);
         history
+    }
+
+    /// The keys, oldest first.
+    fn keys(&self) -> impl Iterator<Item = &u128> {
+        self.first[..self.len.min(INLINE_KEYS)]
+            .iter()
+            .chain(&self.rest)
     }
 
     /// The filters' word and bit for `key`.
@@ -193,7 +218,8 @@ impl History {
 
     #[inline]
     fn clear(&mut self) {
-        self.keys.clear();
+        self.len = 0;
+        self.rest.clear();
         self.once = [0; 8];
         self.twice = [0; 8];
     }
@@ -206,7 +232,17 @@ impl History {
     /// [`History::push`] with `key`'s filter word and bit given.
     #[inline(always)]
     fn push_at(&mut self, key: u128, (word, bit): (usize, u64)) {
-        self.keys.push(key);
+        if self.len < INLINE_KEYS {
+            self.first[self.len] = key;
+        } else {
+            if self.rest.capacity() == 0 {
+                // Room at once for most long stretches: a replay starts a
+                // game for every record, and Olowuka's grow past a dozen.
+                self.rest.reserve(64 - INLINE_KEYS);
+            }
+            self.rest.push(key);
+        }
+        self.len += 1;
         self.twice[word] |= self.once[word] & bit;
         self.once[word] |= bit;
     }
@@ -215,7 +251,7 @@ impl History {
     /// history twice or more.
     #[inline(always)]
     fn occurred_twice(&self, key: u128, (word, bit): (usize, u64)) -> bool {
-        self.twice[word] & bit != 0 && self.keys.iter().filter(|k| **k == key).count() >= 2
+        self.twice[word] & bit != 0 && self.keys().filter(|k| **k == key).count() >= 2
     }
 
     /// How a move ends the game (or round) by itself under `rules`, in
@@ -635,5 +671,53 @@ impl Game {
         };
         self.status = Status::Over(outcome);
         report.outcome = Some(outcome);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{History, INLINE_KEYS};
+
+    /// Keys past the inline ones go to the heap; a third occurrence is
+    /// found whichever part holds the earlier two, and copies (fresh or
+    /// into used space) keep every key.
+    #[test]
+    fn a_history_finds_repeats_on_both_sides_of_its_inline_keys() {
+        let mut history = History::new(0);
+        for key in 1..(3 * INLINE_KEYS as u128) {
+            history.push(key);
+        }
+        let twice_across = 3; // once inline, pushed again on the heap
+        history.push(twice_across);
+        let heap_only = 2 * INLINE_KEYS as u128 + 1;
+        history.push(heap_only);
+        let never_again = 5;
+        for (key, expected) in [
+            (twice_across, true),
+            (heap_only, true),
+            (never_again, false),
+        ] {
+            let at = History::bit(key);
+            assert_eq!(history.occurred_twice(key, at), expected, "key {key}");
+            let mut used = History::new(99);
+            for k in 100..140 {
+                used.push(k);
+            }
+            used.clone_from(&history);
+            assert_eq!(
+                used.occurred_twice(key, at),
+                expected,
+                "copied into used space, key {key}"
+            );
+            assert_eq!(
+                history.clone().occurred_twice(key, at),
+                expected,
+                "cloned, key {key}"
+            );
+        }
+        assert_eq!(history.keys().count(), 3 * INLINE_KEYS + 2);
+        history.clear();
+        history.push(twice_across);
+        assert_eq!(history.keys().copied().collect::<Vec<_>>(), [twice_across]);
     }
 }
