@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Strength at equal time: this build's alpha-beta against an older build's.
 
-    python3 crates/bench/benches/ab_strength.py [--old REV] [--games N] [--ms MS]
+    python3 crates/bench/benches/ab_strength.py [--old REV] [--games N] [--ms MS] [--new-ms MS]
         [--game ID ...] [--jobs J] [--opening K] [--balanced DEPTH] [--old-bin DIR] [--new-bin DIR]
 
 Builds `mancala-play` of this tree and of revision REV (a git worktree under
@@ -10,7 +10,9 @@ before issue 20's engine work), then plays N games (default 400) of each
 game (default all four) between the two, both as `alphabeta:ms=MS` (default
 100): the new build is South in even-numbered games, North in odd ones, and
 games 2k and 2k+1 share a seed and an opening, so both builds play each
-opening from both sides.
+opening from both sides. With `--new-ms` the new build gets that time a
+move instead (the old keeps `--ms`): ten times the time, say, bounds what
+any speed-up of the search could buy in a game.
 
 Openings: each pair of games starts with K plies (default 4) of two random
 players seeded by the pair's seed, the same plies in both games; then the
@@ -135,11 +137,12 @@ def opening_of(game: str, options: list[str], seed: int, new: Path, opening: int
     sys.exit(f"{game}: no balanced opening found from seed {seed}")
 
 
-def play(game: str, number: int, new: Path, old: Path, spec: str, opening: int, balanced: int | None) -> str:
-    """One game; the new build's outcome: `win`, `draw` or `loss`."""
+def play(game: str, number: int, new: Path, old: Path, specs: tuple[str, str], opening: int, balanced: int | None) -> str:
+    """One game, `specs` the new build's player and the old's; the new
+    build's outcome: `win`, `draw` or `loss`."""
     new_side = "south" if number % 2 == 0 else "north"
     seed = 1 + number // 2
-    flags = ["--quiet", "--plies", "1", "--south", spec, "--north", spec, "--seed", str(seed)]
+    flags = ["--quiet", "--plies", "1", "--seed", str(seed)]
     options = [w for word in GAME_OPTIONS.get(game, []) for w in ("--option", word)]
     with tempfile.TemporaryDirectory() as tmp:
         record = Path(tmp) / "game.txt"
@@ -150,8 +153,9 @@ def play(game: str, number: int, new: Path, old: Path, spec: str, opening: int, 
             if result(text) != "*":
                 break
             side = to_move(new / "mancala-render", record)
-            binary = new if side == new_side else old
-            run = subprocess.run([str(binary / "mancala-play"), *flags, str(record)], capture_output=True, text=True)
+            binary, spec = (new, specs[0]) if side == new_side else (old, specs[1])
+            players = ["--south", spec, "--north", spec]
+            run = subprocess.run([str(binary / "mancala-play"), *flags, *players, str(record)], capture_output=True, text=True)
             if run.returncode != 0 or run.stdout == text:
                 # An undecided move or a refused one: the game stops here.
                 break
@@ -188,6 +192,7 @@ def main() -> int:
     parser.add_argument("--old", default="e960f4b", help="the revision to play against (default e960f4b)")
     parser.add_argument("--games", type=int, default=400, help="games of each game (default 400)")
     parser.add_argument("--ms", type=int, default=100, help="milliseconds a move, both sides (default 100)")
+    parser.add_argument("--new-ms", type=int, metavar="MS", help="the new build's milliseconds a move (default --ms)")
     parser.add_argument("--game", action="append", choices=GAMES, help="repeatable; default all four")
     parser.add_argument("--jobs", type=int, default=1, help="games at once (default 1)")
     parser.add_argument("--opening", type=int, default=4, help="random plies opening each pair (default 4)")
@@ -199,15 +204,16 @@ def main() -> int:
 
     new = args.new_bin or build_new()
     old = args.old_bin or build_old(args.old)
-    spec = f"alphabeta:ms={args.ms}"
-    print(f"new ({ROOT.name}, HEAD) against old ({args.old}), both {spec}, {args.games} games each")
+    specs = (f"alphabeta:ms={args.new_ms or args.ms}", f"alphabeta:ms={args.ms}")
+    both = f"both {specs[0]}" if specs[0] == specs[1] else f"{specs[0]} against {specs[1]}"
+    print(f"new ({ROOT.name}, HEAD) against old ({args.old}), {both}, {args.games} games each")
     print(f"{'game':<15} {'wins':>5} {'draws':>5} {'losses':>6} {'score % (95% interval)':>20}")
     total = {"win": 0, "draw": 0, "loss": 0}
     for game in args.game or GAMES:
         outcomes = []
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             # The running tally goes to stderr as games end, so a run cut short still tells.
-            for outcome in pool.map(lambda n: play(game, n, new, old, spec, args.opening, args.balanced), range(args.games)):
+            for outcome in pool.map(lambda n: play(game, n, new, old, specs, args.opening, args.balanced), range(args.games)):
                 outcomes.append(outcome)
                 wins, draws = outcomes.count("win"), outcomes.count("draw")
                 print(
