@@ -10,7 +10,7 @@ use crate::descriptor::{Direction, RefillFrom};
 use crate::options::{GameId, Opt, Rules};
 use crate::setup::{Setup, SetupError};
 use crate::side::{Dir, Hole, Side};
-use crate::sow::{Board, Sower, Sown, Unending, byte_sum, ones7, row_has_seeds, row_sum};
+use crate::sow::{Board, Sower, Sown, Unending, byte_sum, row_has_seeds, row_sum, set_bits7};
 use crate::trace::{NoTrace, Observer};
 
 /// A move as a record writes it: the hole to empty, and on Olinda Keliya's
@@ -113,26 +113,6 @@ pub struct MoveList {
     codes: [u8; 16],
     len: u8,
 }
-
-/// `HOLES_OF[mask]`: the indices of the set bits of a 7-bit `mask`, lowest
-/// first, a byte each (the rest zero): a side's candidates from the mask of
-/// its non-empty holes in one load.
-static HOLES_OF: [u64; 128] = {
-    let mut table = [0u64; 128];
-    let mut mask = 0;
-    while mask < 128 {
-        let (mut bit, mut k) = (0, 0);
-        while bit < 7 {
-            if mask & (1 << bit) != 0 {
-                table[mask] |= (bit as u64) << (8 * k);
-                k += 1;
-            }
-            bit += 1;
-        }
-        mask += 1;
-    }
-    table
-};
 
 impl Default for MoveList {
     fn default() -> MoveList {
@@ -506,9 +486,11 @@ impl Position {
                 list.push_code(i | 32);
             }
         } else {
-            let codes = HOLES_OF[usize::from(holes & 0x7f)];
-            list.codes[..8].copy_from_slice(&codes.to_le_bytes());
-            list.len = ones7(holes);
+            // The holes' indices, lowest first, then their number (past
+            // the list's end): a side's candidates in one load.
+            let set = set_bits7(holes);
+            list.codes[..8].copy_from_slice(&set);
+            list.len = set[7];
         }
         list
     }

@@ -303,8 +303,15 @@ static SET_BITS: [[u8; 8]; 128] = {
 
 /// The set bits of the low 7 bits of `bits` (a row's holes).
 #[inline(always)]
-pub(crate) fn ones7(bits: u8) -> u8 {
-    SET_BITS[usize::from(bits & 0x7F)][7]
+fn ones7(bits: u8) -> u8 {
+    set_bits7(bits)[7]
+}
+
+/// The indices of the set bits of the low 7 bits of `bits`, lowest first
+/// (0 past the last), and in the eighth byte how many are set.
+#[inline(always)]
+pub(crate) fn set_bits7(bits: u8) -> [u8; 8] {
+    SET_BITS[usize::from(bits & 0x7F)]
 }
 
 /// The set bits of `bits` (below `1 << 14`, as the bits of a track are).
