@@ -470,3 +470,39 @@ fn the_readme_picture_is_what_the_documented_command_draws() {
             .contains("spec/example-lap.svg")
     );
 }
+
+/// A ply's evaluation is its heading's eval line on the page; the comment
+/// that gave it keeps only its other words (and goes if it had none). An
+/// evaluation the heading does not show (the start's, or an earlier one of
+/// two after a ply) stays in its comment.
+#[test]
+fn a_page_says_an_evaluation_once() {
+    let record = "[Game \"olowuka\"]\n\n{[%eval +0,2] the start} 1. C {[%eval +1,3] a sound start} \
+                  c {[%eval -2,3]} {just a note} 2. A {[%eval +1,1]} {[%eval +4,4]} *\n";
+    let out = run(
+        "mancala-render",
+        &["--format", "html", "-"],
+        record.as_bytes(),
+    );
+    assert_eq!(out.code, 0, "{}", out.snapshot());
+    let list_start = out.stdout.find("<ol").unwrap();
+    let list =
+        &out.stdout[list_start..list_start + out.stdout[list_start..].find("</ol>").unwrap()];
+    let notes: Vec<&str> = list
+        .split("<p class=\"note ")
+        .skip(1)
+        .map(|p| &p[..p.find("</p>").unwrap()])
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "comment\">{[%eval +0,2] the start}",
+            "end\">eval +1,3: south 1 seed ahead at the end, searched 3 plies deep",
+            "comment\">{a sound start}",
+            "end\">eval -2,3: north 2 seeds behind at the end, searched 3 plies deep",
+            "comment\">{just a note}",
+            "end\">eval +4,4: south 4 seeds ahead at the end, searched 4 plies deep",
+            "comment\">{[%eval +1,1]}",
+        ]
+    );
+}

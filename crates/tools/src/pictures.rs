@@ -12,7 +12,7 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use mancala_notation::{Item, Record};
+use mancala_notation::{Eval, Item, Record};
 
 use mancala_diagram::{Frame, GameFacts, write_html, write_svg};
 
@@ -143,13 +143,43 @@ pub fn game_facts(source: String, record: Option<&Record>, start_ply: usize) -> 
         facts.tags.push(event.join(" · "));
     }
     let mut plies = 0;
+    // Each comment with where its `[%eval …]` stands, if it has one.
+    let mut comments = Vec::new();
     for item in &record.items {
         match item {
             Item::Move { .. } => plies += 1,
-            Item::Comment { comment } => facts.comments.push((plies, comment.trim().to_owned())),
+            Item::Comment { comment } => {
+                let eval = Eval::find(comment).and_then(Result::ok).map(|(_, at)| at);
+                comments.push((plies, comment.as_str(), eval));
+            }
             // The page follows the main line.
             Item::Round { .. } | Item::Nag { .. } | Item::Variation { .. } => {}
         }
+    }
+    // A ply's heading shows the evaluation of the last comment after it
+    // that has one, as its eval line (`render.rs`): that comment's
+    // `[%eval …]` is not said again, and the comment goes if nothing else
+    // is in it. The start's evaluation has no heading and stays.
+    let mut shown_for = None;
+    let mut shown = vec![false; comments.len()];
+    for (index, (ply, _, eval)) in comments.iter().enumerate().rev() {
+        if *ply > 0 && eval.is_some() && shown_for != Some(*ply) {
+            shown_for = Some(*ply);
+            shown[index] = true;
+        }
+    }
+    for ((ply, comment, eval), shown) in comments.into_iter().zip(shown) {
+        let text = match eval {
+            Some(at) if shown => {
+                let rest = format!("{}{}", &comment[..at.start], &comment[at.end..]);
+                if rest.trim().is_empty() {
+                    continue;
+                }
+                rest
+            }
+            _ => comment.to_owned(),
+        };
+        facts.comments.push((ply, text.trim().to_owned()));
     }
     facts
 }
