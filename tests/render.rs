@@ -225,6 +225,28 @@ fn laps_of_ply_zero_is_a_usage_error() {
     assert!(out.stderr.contains("plies count from 1"), "{}", out.stderr);
 }
 
+/// `--ply N` draws the settled position after ply N: after a round's end
+/// the next round's refilled board, after the game's end the rows' seeds
+/// taken; the heading says what the ply ended, as `--plies` does.
+#[test]
+fn after_a_ply_that_ends_a_round_or_the_match() {
+    let file = "fixtures/validate/valid-pallankuzhi-rounds.mgn";
+    let both = std::fs::read_to_string(common::root().join(file)).unwrap();
+    // The first of its games, whose ply 32 ends the match.
+    let second = both.match_indices("[Game ").nth(1).unwrap().0;
+    let text = &both.as_bytes()[..second];
+    let mut all = String::new();
+    for ply in ["17", "32"] {
+        let out = run("mancala-render", &["--ply", ply, "-"], text);
+        assert_eq!(out.code, 0, "{}", out.snapshot());
+        all.push_str(&out.snapshot());
+    }
+    assert!(all.contains("round 1 over (no-moves)"), "{all}");
+    assert!(all.contains("round 2 begins, refilled"), "{all}");
+    assert!(all.contains("match over after round 2"), "{all}");
+    insta::assert_snapshot!(all);
+}
+
 #[test]
 fn matches_that_rounds_n_ends() {
     // The heading says the match is over after its last round, and the

@@ -260,6 +260,20 @@ fn round_frames(
     (notes, frames)
 }
 
+/// What `ply` ended, as [`round_frames`] gives it, the game's end line
+/// last.
+fn ended_by(ply: &Ply<'_>) -> (Vec<String>, Vec<Frame>) {
+    let (mut notes, begun) = round_frames(
+        &ply.report.round_ends,
+        ply.after,
+        ply.report.outcome.is_some(),
+    );
+    if let Some(outcome) = ply.report.outcome {
+        notes.push(game_over_line(&outcome, ply.after.rules()));
+    }
+    (notes, begun)
+}
+
 /// `game over (reason): south S - north N with the rows' seeds; …`; a
 /// match that `rounds=N` ended says so: `match over after round N
 /// (rounds-played): …; south wins the match`.
@@ -366,6 +380,14 @@ fn frames_of(
                     let mut frame = position_frame(ply.after);
                     frame.board.over = ply.report.outcome.is_some();
                     frame.heading.push(format!("after ply {n}: {}", ply.mv));
+                    // The position after a ply is settled: after a round's
+                    // end, the next round's refilled board; after the
+                    // game's, the rows' seeds taken. The heading says so.
+                    let (notes, begun) = ended_by(ply);
+                    frame.heading.extend(notes);
+                    frame
+                        .heading
+                        .extend(begun.into_iter().flat_map(|f| f.heading));
                     frames_of_plies.push((frames.len(), ply.number, ply.before.to_move()));
                     frames.push(frame);
                 }
@@ -383,14 +405,7 @@ fn frames_of(
                 with_laps,
             } => {
                 let round = ply.before.round() as usize;
-                let (mut notes, begun) = round_frames(
-                    &ply.report.round_ends,
-                    ply.after,
-                    ply.report.outcome.is_some(),
-                );
-                if let Some(outcome) = ply.report.outcome {
-                    notes.push(game_over_line(&outcome, ply.after.rules()));
-                }
+                let (notes, begun) = ended_by(ply);
                 if *with_laps {
                     if frames.is_empty() {
                         let mut frame = position_frame(ply.before);
