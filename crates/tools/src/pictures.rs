@@ -12,9 +12,11 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use mancala_notation::{Eval, Item, Record};
+use mancala_notation::{Item, Record};
 
 use mancala_diagram::{Frame, GameFacts, write_html, write_svg};
+
+use crate::variation::eval_comments;
 
 /// `--format` of `mancala-render`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -142,44 +144,30 @@ pub fn game_facts(source: String, record: Option<&Record>, start_ply: usize) -> 
     if !event.is_empty() {
         facts.tags.push(event.join(" · "));
     }
+    // A ply's heading shows its evaluation as its eval line (`render.rs`):
+    // the comment it comes from does not say it again, and goes if nothing
+    // else is in it. The start's evaluation has no heading and stays.
+    let shown = eval_comments(&record.items);
     let mut plies = 0;
-    // Each comment with where its `[%eval …]` stands, if it has one.
-    let mut comments = Vec::new();
-    for item in &record.items {
+    for (index, item) in record.items.iter().enumerate() {
         match item {
             Item::Move { .. } => plies += 1,
             Item::Comment { comment } => {
-                let eval = Eval::find(comment).and_then(Result::ok).map(|(_, at)| at);
-                comments.push((plies, comment.as_str(), eval));
+                let text = match shown.get(plies) {
+                    Some(Some((_, from, at))) if plies > 0 && *from == index => {
+                        let rest = format!("{}{}", &comment[..at.start], &comment[at.end..]);
+                        if rest.trim().is_empty() {
+                            continue;
+                        }
+                        rest
+                    }
+                    _ => comment.clone(),
+                };
+                facts.comments.push((plies, text.trim().to_owned()));
             }
             // The page follows the main line.
             Item::Round { .. } | Item::Nag { .. } | Item::Variation { .. } => {}
         }
-    }
-    // A ply's heading shows the evaluation of the last comment after it
-    // that has one, as its eval line (`render.rs`): that comment's
-    // `[%eval …]` is not said again, and the comment goes if nothing else
-    // is in it. The start's evaluation has no heading and stays.
-    let mut shown_for = None;
-    let mut shown = vec![false; comments.len()];
-    for (index, (ply, _, eval)) in comments.iter().enumerate().rev() {
-        if *ply > 0 && eval.is_some() && shown_for != Some(*ply) {
-            shown_for = Some(*ply);
-            shown[index] = true;
-        }
-    }
-    for ((ply, comment, eval), shown) in comments.into_iter().zip(shown) {
-        let text = match eval {
-            Some(at) if shown => {
-                let rest = format!("{}{}", &comment[..at.start], &comment[at.end..]);
-                if rest.trim().is_empty() {
-                    continue;
-                }
-                rest
-            }
-            _ => comment.to_owned(),
-        };
-        facts.comments.push((ply, text.trim().to_owned()));
     }
     facts
 }

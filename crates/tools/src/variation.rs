@@ -2,6 +2,8 @@
 //! paths to the line inside a record's variations, the positions along a
 //! line, and the `[%eval …]` of its plies (spec/notation.md §6.7, §6.8).
 
+use std::ops::Range;
+
 use mancala_notation::{Eval, Item, Record};
 use mancala_rules::{Game, Move, Position, Side};
 
@@ -89,15 +91,25 @@ impl Line {
 /// reports) are passed over.
 #[must_use]
 pub fn line_evals(items: &[Item]) -> Vec<Option<Eval>> {
+    eval_comments(items)
+        .into_iter()
+        .map(|shown| shown.map(|(eval, ..)| eval))
+        .collect()
+}
+
+/// [`line_evals`] with where each evaluation comes from: the index in
+/// `items` of its comment, and where the command stands in that comment.
+#[must_use]
+pub fn eval_comments(items: &[Item]) -> Vec<Option<(Eval, usize, Range<usize>)>> {
     let mut evals = vec![None];
-    for item in items {
+    for (index, item) in items.iter().enumerate() {
         match item {
             Item::Move { .. } => evals.push(None),
             Item::Comment { comment } => {
-                if let Some(Ok((eval, _))) = Eval::find(comment)
+                if let Some(Ok((eval, at))) = Eval::find(comment)
                     && let Some(last) = evals.last_mut()
                 {
-                    *last = Some(eval);
+                    *last = Some((eval, index, at));
                 }
             }
             Item::Round { .. } | Item::Nag { .. } | Item::Variation { .. } => {}
