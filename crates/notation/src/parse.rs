@@ -628,14 +628,17 @@ fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, Move, Count)> {
     let hole = Hole::from_label(char::from(*bytes.get(at)?))?;
     let mut end = at + 1;
     let mut dir = None;
-    if bytes.get(end) == Some(&b':') {
-        match bytes.get(end + 1..end + 4) {
+    match bytes.get(end) {
+        // The commonest move: a label alone, then a blank.
+        Some(&b) if BLANKS[usize::from(b)] => return Some((end, Move { hole, dir }, None)),
+        Some(b':') => match bytes.get(end + 1..end + 4) {
             Some(b"ccw") => (dir, end) = (Some(Dir::Ccw), at + 5),
             Some([b'c', b'w', _]) => (dir, end) = (Some(Dir::Cw), at + 4),
             // `E:cw` at the very end of the text.
             _ if bytes.get(end + 1..) == Some(b"cw") => (dir, end) = (Some(Dir::Cw), at + 4),
             _ => {}
-        }
+        },
+        _ => {}
     }
     let mut count = None;
     if bytes.get(end) == Some(&b'+') {
