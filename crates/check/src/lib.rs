@@ -1031,6 +1031,10 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
 }
 
 impl<R: Visitor> Visitor for Check<'_, '_, R> {
+    /// Inlined into the parser's tag loop: most tags are matched away
+    /// (their values are the parser's to check), and a call for each costs
+    /// more than that.
+    #[inline(always)]
     fn tag(
         &mut self,
         tag: TagValue<'_>,
