@@ -13,8 +13,8 @@ use nom::{IResult, Parser};
 use crate::annotation::Nag;
 use crate::error::ParseError;
 use crate::record::{
-    GameResult, Item, ParsedGame, Record, Spans, StandardTags, Tag, is_name_byte,
-    special_in_tag_value,
+    GameResult, Item, ParsedGame, Record, Spans, StandardTags, Tag, first_special_in_tag_value,
+    is_name_byte,
 };
 
 type PResult<'a, T> = IResult<&'a str, T>;
@@ -711,17 +711,11 @@ impl<'a> GameParser<'a> {
         self.full.len() - rest.len()
     }
 
-    /// Skips ASCII whitespace: after each tag line, mostly one line
-    /// break (inlined: a call costs more than the skipping).
+    /// Skips ASCII whitespace: after a tag line, whose line break it took,
+    /// mostly none (inlined: a call costs more than the skipping).
     #[inline(always)]
     fn skip_ws(&mut self) {
-        let bytes = self.rest.as_bytes();
-        let mut blank = 0;
-        while bytes.get(blank).is_some_and(u8::is_ascii_whitespace) {
-            blank += 1;
-        }
-        // Whitespace is ASCII: the cut falls between characters.
-        self.rest = self.rest.get(blank..).unwrap_or_default();
+        self.rest = self.rest.trim_ascii_start();
     }
 
     /// The span of the token starting here (up to the next boundary).
@@ -836,7 +830,8 @@ impl<'a> GameParser<'a> {
     /// no escape, nothing after the `]` but the line break), read in one
     /// scan of its bytes; `None` for any other (read by
     /// [`GameParser::any_tag_line`], which reads it alike when it is well
-    /// formed, and otherwise says what is wrong).
+    /// formed, and otherwise says what is wrong). The line break is taken
+    /// with the line.
     #[inline(always)]
     fn plain_tag_line(&mut self) -> Option<TagLine<'a>> {
         let bytes = self.rest.as_bytes();
@@ -853,12 +848,14 @@ impl<'a> GameParser<'a> {
         }
         at += 2;
         let value_from = at;
-        while !special_in_tag_value(*bytes.get(at)?) {
-            at += 1;
-        }
-        let value_to = at;
-        let end = match bytes.get(value_to..)? {
-            [b'"', b']'] | [b'"', b']', b'\n', ..] | [b'"', b']', b'\r', b'\n', ..] => value_to + 2,
+        let value_to = value_from + first_special_in_tag_value(&bytes[value_from..])?;
+        let end = value_to + 2;
+        // The line's break is passed over too: the blanks before the next
+        // line need no skipping then.
+        let next = match bytes.get(value_to..)? {
+            [b'"', b']'] => end,
+            [b'"', b']', b'\n', ..] => end + 1,
+            [b'"', b']', b'\r', b'\n', ..] => end + 2,
             _ => return None,
         };
         let start = self.pos();
@@ -869,7 +866,7 @@ impl<'a> GameParser<'a> {
             start..start + end,
             start + value_from..start + value_to,
         );
-        self.rest = &self.rest[end..];
+        self.rest = &self.rest[next..];
         Some(line)
     }
 
@@ -895,11 +892,8 @@ impl<'a> GameParser<'a> {
         let value_start = self.pos_of(rest) + 1;
         let body = &rest[1..];
         // Most values hold no escape: borrowed as they stand.
-        // (Values are short: a plain loop beats memchr's set-up.)
-        let plain = body
-            .bytes()
-            .position(special_in_tag_value)
-            .filter(|&i| body.as_bytes()[i] == b'"');
+        let plain =
+            first_special_in_tag_value(body.as_bytes()).filter(|&i| body.as_bytes()[i] == b'"');
         let (value, value_end) = match plain {
             Some(i) => (Cow::Borrowed(&body[..i]), value_start + i),
             None => {
@@ -1436,7 +1430,11 @@ mod tests {
             let expected = general.any_tag_line();
             if let Some(read) = read {
                 assert_eq!(Ok(read), expected, "{line:?}");
-                assert_eq!(plain.rest, general.rest, "{line:?}");
+                // The plain reading takes the line break as well.
+                let after_break = (general.rest.strip_prefix('\n'))
+                    .or_else(|| general.rest.strip_prefix("\r\n"))
+                    .unwrap_or(general.rest);
+                assert_eq!(plain.rest, after_break, "{line:?}");
             }
         }
         let plain = |line| {
