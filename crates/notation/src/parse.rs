@@ -564,7 +564,7 @@ fn digit_run(bytes: &[u8]) -> usize {
 }
 
 /// The value of `digits` (ASCII digits only), `None` past `u32::MAX`.
-fn digits_value(digits: &[u8]) -> Option<u32> {
+pub(crate) fn digits_value(digits: &[u8]) -> Option<u32> {
     debug_assert!(digits.iter().all(u8::is_ascii_digit));
     digits.iter().try_fold(0u32, |n, &d| {
         n.checked_mul(10)?.checked_add(u32::from(d - b'0'))
@@ -668,14 +668,16 @@ fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, Move, Count)> {
     }
 }
 
-/// A move number at `at` (`12.` or `12...`): where it ends.
+/// A move number at `at` (`12.` or `12...`), whose first digit the caller
+/// has seen there: where it ends.
 #[inline(always)]
 fn lex_move_number(bytes: &[u8], at: usize) -> Option<usize> {
-    let mut end = at;
+    debug_assert!(bytes[at].is_ascii_digit());
+    let mut end = at + 1;
     while bytes.get(end).is_some_and(u8::is_ascii_digit) {
         end += 1;
     }
-    if end == at || bytes.get(end) != Some(&b'.') {
+    if bytes.get(end) != Some(&b'.') {
         return None;
     }
     match bytes.get(end + 1..end + 3) {

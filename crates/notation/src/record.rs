@@ -316,8 +316,10 @@ impl FromStr for GameResult {
             if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(bad());
             }
-            t.parse::<u32>()
-                .map_err(|_| format!("score `{t}` is too large"))
+            // Every record's Result tag is read here: the digits' value
+            // straight, not through `str::parse`.
+            crate::parse::digits_value(t.as_bytes())
+                .ok_or_else(|| format!("score `{t}` is too large"))
         };
         Ok(GameResult::Score(num(south)?, num(north)?))
     }
