@@ -112,14 +112,24 @@ impl Hole {
 
     /// Reads a label (`A`–`Z` South, `a`–`z` North) without knowing the board size.
     #[must_use]
+    #[inline]
     pub fn from_label(c: char) -> Option<Hole> {
-        match c {
-            'A'..='Z' => Some(Hole::new(Side::South, c as u8 - b'A')),
-            'a'..='z' => Some(Hole::new(Side::North, c as u8 - b'a')),
-            _ => None,
-        }
+        // A table: a replay reads a label for every move.
+        LABELS.get(c as usize).copied().flatten()
     }
 }
+
+/// [`Hole::from_label`] for the ASCII characters.
+const LABELS: [Option<Hole>; 128] = {
+    let mut table = [None; 128];
+    let mut i = 0;
+    while i < 26 {
+        table[b'A' as usize + i] = Some(Hole::new(Side::South, i as u8));
+        table[b'a' as usize + i] = Some(Hole::new(Side::North, i as u8));
+        i += 1;
+    }
+    table
+};
 
 impl fmt::Display for Hole {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
