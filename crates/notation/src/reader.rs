@@ -417,8 +417,10 @@ impl<R: BufRead> Reader<R> {
                 // only where a game begins, and the next one starts afresh):
                 // its first non-blank byte and the `[Game ` tag are enough.
                 // The line that opens the next game is left to the loop
-                // below, which keeps it.
-                while let Some(end) = memchr::memchr(b'\n', &buf[taken..]) {
+                // below, which keeps it. Line by line up to the movetext:
+                while !cut.in_movetext
+                    && let Some(end) = memchr::memchr(b'\n', &buf[taken..])
+                {
                     let chunk = &buf[taken..=taken + end];
                     let lead = chunk.trim_ascii_start();
                     match lead.first() {
@@ -434,6 +436,12 @@ impl<R: BufRead> Reader<R> {
                     }
                     self.at.count_len(game, chunk.len() as u64);
                     taken += chunk.len();
+                }
+                // In the movetext only a line that starts with `[` matters.
+                if cut.in_movetext {
+                    let (lines, len) = lines_before_a_tag_line(&buf[taken..]);
+                    self.at.count_lines(game, lines, len as u64);
+                    taken += len;
                 }
             }
             while let Some(end) = memchr::memchr(b'\n', &buf[taken..]) {
@@ -548,11 +556,38 @@ impl StreamAt {
     /// Counts a line of `len` bytes appended to `game`.
     #[inline]
     fn count_len(&mut self, game: &mut GameText, len: u64) {
+        self.count_lines(game, 1, len);
+    }
+
+    /// Counts `lines` lines of `len` bytes in all appended to `game`.
+    #[inline]
+    fn count_lines(&mut self, game: &mut GameText, lines: u64, len: u64) {
         game.len += len;
         self.offset += len;
         // Every line but possibly the stream's last ends with '\n'.
-        self.next_line += 1;
+        self.next_line += lines;
     }
+}
+
+/// The whole lines (ending with '\n') that `text` starts with, up to the
+/// first whose first non-blank byte is `[`: how many, and their length.
+/// Movetext holds `[` only in comments, so a search for it skips a game's
+/// movetext in a call or two, where a search for each line's end took a
+/// call a line.
+fn lines_before_a_tag_line(text: &[u8]) -> (u64, usize) {
+    let mut from = 0;
+    let len = loop {
+        let Some(found) = memchr::memchr(b'[', &text[from..]) else {
+            break memchr::memrchr(b'\n', text).map_or(0, |end| end + 1);
+        };
+        let at = from + found;
+        let line_start = memchr::memrchr(b'\n', &text[..at]).map_or(0, |end| end + 1);
+        if text[line_start..at].trim_ascii_start().is_empty() {
+            break line_start;
+        }
+        from = at + 1;
+    };
+    (memchr::memchr_iter(b'\n', &text[..len]).count() as u64, len)
 }
 
 /// Follows comments through movetext bytes, noting whether anything
@@ -631,6 +666,25 @@ mod tests {
         assert_eq!(games[2].bytes, b"  [Game \"olowuka\"]\n");
         assert_eq!(games[3].offset, text.len() as u64 - 22);
         assert!(games[3].parse().is_ok());
+    }
+
+    /// Games are cut alike whatever the input's reads: whole in the buffer
+    /// (the movetext skipped by a search for `[`) or line by line.
+    #[test]
+    fn games_are_cut_alike_whatever_the_reads() {
+        let text = b"{remark}\n[Game \"olowuka\"]\n[Event \"x\"]\n\n1. E {[%eval 0.3]} e\n\
+                     2. D {a\n  b [c]} d *\n \t[Game \"olowuka\"]\r\n\r\nC\r\n{x\n [y]}\n\
+                     [Game \"olowuka\"]\n[Game \"olowuka\"]\n\nD e [\n\nf *";
+        let whole = games(text, 1 << 20);
+        let starts: Vec<u64> = whole.iter().map(|g| g.first_line).collect();
+        assert_eq!(starts, [2, 8, 12, 14]);
+        for capacity in 1..40 {
+            let read: Vec<GameText> =
+                Reader::new(std::io::BufReader::with_capacity(capacity, &text[..]))
+                    .map(Result::unwrap)
+                    .collect();
+            assert_eq!(read, whole, "capacity {capacity}");
+        }
     }
 
     #[test]
