@@ -2,7 +2,8 @@
 """Strength at equal time: this build's alpha-beta against an older build's.
 
     python3 crates/bench/benches/ab_strength.py [--old REV] [--games N] [--ms MS] [--new-ms MS]
-        [--game ID ...] [--jobs J] [--opening K] [--balanced DEPTH] [--old-bin DIR] [--new-bin DIR]
+        [--game ID ...] [--jobs J] [--opening K] [--balanced DEPTH] [--option WORD ...]
+        [--old-bin DIR] [--new-bin DIR]
 
 Builds `mancala-play` of this tree and of revision REV (a git worktree under
 target/ab-old/, its own target directory; default e960f4b, the revision
@@ -38,6 +39,14 @@ round 5 and is won on holdings; spec/rules/common.md): its full matches
 between two such players run to thousands of plies, neither side able to
 close the other out, so a game would take minutes and most would be
 stopped unfinished. The other games are played under their standard rules.
+`--option WORD` (repeatable) adds a variant option to every game asked for,
+e.g. `--game rio-kadalis --option single-round`: after a match's first round
+every round starts from a board that the holdings alone set (a round drawn
+24-24 starts the next from the full board, the starter alternating), so the
+later rounds of a run's matches replay a handful of positions whatever the
+opening, and the score tells how each build plays those few; one round a
+game keeps each pair's opening its own (STRENGTH.md, "Rio Kadalis: the
+rounds after the first").
 
 A game is played a ply at a time: the build whose side is to move continues
 the record with `--plies 1` (each search starts with an empty table, on both
@@ -137,13 +146,22 @@ def opening_of(game: str, options: list[str], seed: int, new: Path, opening: int
     sys.exit(f"{game}: no balanced opening found from seed {seed}")
 
 
-def play(game: str, number: int, new: Path, old: Path, specs: tuple[str, str], opening: int, balanced: int | None) -> str:
+def play(
+    game: str,
+    number: int,
+    new: Path,
+    old: Path,
+    specs: tuple[str, str],
+    opening: int,
+    balanced: int | None,
+    extra: list[str],
+) -> str:
     """One game, `specs` the new build's player and the old's; the new
     build's outcome: `win`, `draw` or `loss`."""
     new_side = "south" if number % 2 == 0 else "north"
     seed = 1 + number // 2
     flags = ["--quiet", "--plies", "1", "--seed", str(seed)]
-    options = [w for word in GAME_OPTIONS.get(game, []) for w in ("--option", word)]
+    options = [w for word in GAME_OPTIONS.get(game, []) + extra for w in ("--option", word)]
     with tempfile.TemporaryDirectory() as tmp:
         record = Path(tmp) / "game.txt"
         # The pair's opening, the same random plies in both of its games.
@@ -198,6 +216,8 @@ def main() -> int:
     parser.add_argument("--opening", type=int, default=4, help="random plies opening each pair (default 4)")
     parser.add_argument("--balanced", type=int, metavar="DEPTH",
                         help="only openings this build's mancala-analyze at DEPTH rates within a seed of level")
+    parser.add_argument("--option", action="append", default=[], metavar="WORD",
+                        help="a variant option for every game asked for (repeatable), e.g. single-round")
     parser.add_argument("--old-bin", type=Path, help="a directory holding the old build's mancala-play (no build)")
     parser.add_argument("--new-bin", type=Path, help="the same for this build's mancala-play and mancala-render")
     args = parser.parse_args()
@@ -206,14 +226,15 @@ def main() -> int:
     old = args.old_bin or build_old(args.old)
     specs = (f"alphabeta:ms={args.new_ms or args.ms}", f"alphabeta:ms={args.ms}")
     both = f"both {specs[0]}" if specs[0] == specs[1] else f"{specs[0]} against {specs[1]}"
-    print(f"new ({ROOT.name}, HEAD) against old ({args.old}), {both}, {args.games} games each")
+    options = "".join(f", option {word}" for word in args.option)
+    print(f"new ({ROOT.name}, HEAD) against old ({args.old}), {both}, {args.games} games each{options}")
     print(f"{'game':<15} {'wins':>5} {'draws':>5} {'losses':>6} {'score % (95% interval)':>20}")
     total = {"win": 0, "draw": 0, "loss": 0}
     for game in args.game or GAMES:
         outcomes = []
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             # The running tally goes to stderr as games end, so a run cut short still tells.
-            for outcome in pool.map(lambda n: play(game, n, new, old, specs, args.opening, args.balanced), range(args.games)):
+            for outcome in pool.map(lambda n: play(game, n, new, old, specs, args.opening, args.balanced, args.option), range(args.games)):
                 outcomes.append(outcome)
                 wins, draws = outcomes.count("win"), outcomes.count("draw")
                 print(
