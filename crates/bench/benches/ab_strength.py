@@ -209,7 +209,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--old", default="e960f4b", help="the revision to play against (default e960f4b)")
     parser.add_argument("--games", type=int, default=400, help="games of each game (default 400)")
-    parser.add_argument("--ms", type=int, default=100, help="milliseconds a move, both sides (default 100)")
+    parser.add_argument("--ms", type=int, default=100, help="milliseconds a move: the old build's, and the new's unless --new-ms (default 100)")
     parser.add_argument("--new-ms", type=int, metavar="MS", help="the new build's milliseconds a move (default --ms)")
     parser.add_argument("--game", action="append", choices=GAMES, help="repeatable; default all four")
     parser.add_argument("--jobs", type=int, default=1, help="games at once (default 1)")
