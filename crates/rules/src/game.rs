@@ -150,7 +150,7 @@ impl PlayReport {
 /// the rest on the heap: a copied game allocates nothing until its
 /// history grows past them. MCTS copies a game for every node of its tree,
 /// and a heap copy of the keys (allocated, then freed with the tree) cost
-/// more than a fifth of a short playout.
+/// some 470 instructions a node, 3% of an Olinda Keliya playout.
 #[derive(Debug)]
 struct History {
     /// The first keys, `len` of them (up to [`INLINE_KEYS`]).

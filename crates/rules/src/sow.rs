@@ -908,13 +908,12 @@ impl Sower<'_> {
     fn chain_untraced(&self, b: &mut Board, st: &mut [u8; 2], last: u8) {
         let opp = self.mover.opposite();
         // No hole is closed: a step back is the hole before.
-        let back = |i: u8| self.step_back(i);
         let (mut len, mut sum, mut far, mut at) = (0u8, 0u32, last, last);
         while self.owner(at) == opp && matches!(b[slot(at)], 2 | 3) {
             sum += u32::from(b[slot(at)]);
             len += 1;
             far = at;
-            at = back(at);
+            at = self.step_back(at);
         }
         if len == 0 {
             return;
@@ -928,7 +927,7 @@ impl Sower<'_> {
         let mut at = last;
         for _ in 0..len {
             b[slot(at)] = 0;
-            at = back(at);
+            at = self.step_back(at);
         }
         st[self.mover.index()] += sum as u8;
     }
