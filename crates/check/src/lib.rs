@@ -7,6 +7,7 @@
 //! each from the position before the move it follows, and the line around
 //! taken up again after it; what the tools observe is the main line.
 
+use std::cell::Cell;
 use std::ops::{ControlFlow, Range};
 
 use mancala_notation::{
@@ -134,9 +135,22 @@ pub fn lap_budget_of(flag: Option<u32>, tag: Option<&str>) -> Result<u32, String
     }
 }
 
-/// The rules of `game` under `options` and `lap_budget`, checked.
+/// The rules of `game` under `options` and `lap_budget`, checked. The
+/// last rules made are kept, with what they were made of: the records of
+/// a file mostly share them, and making them again cost some 100
+/// instructions a record.
 fn rules_of(game: GameId, options: Options, lap_budget: u32) -> Result<Rules, OptionsError> {
-    Rules::new(game, options).and_then(|rules| rules.with_lap_budget(lap_budget))
+    thread_local! {
+        static LAST: Cell<Option<(GameId, Options, u32, Rules)>> = const { Cell::new(None) };
+    }
+    if let Some((last_game, last_options, last_budget, rules)) = LAST.get()
+        && (last_game, last_options, last_budget) == (game, options, lap_budget)
+    {
+        return Ok(rules);
+    }
+    let rules = Rules::new(game, options).and_then(|rules| rules.with_lap_budget(lap_budget))?;
+    LAST.set(Some((game, options, lap_budget, rules)));
+    Ok(rules)
 }
 
 /// The position a game under `rules` starts from: `setup`, or the standard

@@ -566,6 +566,14 @@ fn digit_run(bytes: &[u8]) -> usize {
 /// The value of `digits` (ASCII digits only), `None` past `u32::MAX`.
 pub(crate) fn digits_value(digits: &[u8]) -> Option<u32> {
     debug_assert!(digits.iter().all(u8::is_ascii_digit));
+    // Nine digits cannot pass `u32::MAX`: no check needed.
+    if digits.len() <= 9 {
+        return Some(
+            digits
+                .iter()
+                .fold(0, |n, &d| n * 10 + u32::from(d - b'0')),
+        );
+    }
     digits.iter().try_fold(0u32, |n, &d| {
         n.checked_mul(10)?.checked_add(u32::from(d - b'0'))
     })
@@ -573,16 +581,24 @@ pub(crate) fn digits_value(digits: &[u8]) -> Option<u32> {
 
 /// The value of `text`, ASCII digits only.
 fn digits_u32(text: &str, what: &str, at: Range<usize>) -> Result<u32, ParseError> {
-    digits_value(text.as_bytes()).ok_or_else(|| {
-        ParseError::new(
-            at,
-            format!(
-                "{what} `{}` is too large (at most {})",
-                shorten(text),
-                u32::MAX
-            ),
-        )
-    })
+    match digits_value(text.as_bytes()) {
+        Some(value) => Ok(value),
+        None => Err(too_large(text, what, at)),
+    }
+}
+
+/// The error of [`digits_u32`]'s digits past `u32::MAX`.
+#[cold]
+#[inline(never)]
+fn too_large(text: &str, what: &str, at: Range<usize>) -> ParseError {
+    ParseError::new(
+        at,
+        format!(
+            "{what} `{}` is too large (at most {})",
+            shorten(text),
+            u32::MAX
+        ),
+    )
 }
 
 /// A letter, then letters, digits and underscores. nom reads the bytes:

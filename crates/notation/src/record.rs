@@ -110,9 +110,11 @@ impl Record {
     /// without the tag that was meant.
     #[must_use]
     pub fn typed_tag_in_other_case(name: &str) -> Option<&'static str> {
-        Record::TYPED_TAGS
-            .into_iter()
-            .find(|typed| *typed != name && typed.eq_ignore_ascii_case(name))
+        // Lengths first: every tag the reader does not know asks, and
+        // hardly any has a typed tag's length and letters.
+        Record::TYPED_TAGS.into_iter().find(|typed| {
+            typed.len() == name.len() && *typed != name && typed.eq_ignore_ascii_case(name)
+        })
     }
 
     /// Sets a tag by name: a standard one in its slot, any other in `extra`
@@ -311,7 +313,10 @@ impl FromStr for GameResult {
                 mancala_rules::shorten(s)
             )
         };
-        let (south, north) = s.split_once('-').ok_or_else(bad)?;
+        // A byte search, not `split_once`: every record's Result tag comes
+        // here, and its value is a handful of bytes.
+        let dash = s.bytes().position(|b| b == b'-').ok_or_else(bad)?;
+        let (south, north) = (&s[..dash], &s[dash + 1..]);
         let num = |t: &str| {
             if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(bad());
