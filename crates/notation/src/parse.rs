@@ -696,17 +696,20 @@ type Count = Option<Result<u32, Range<usize>>>;
 
 /// A move at `at`: `E`, `e`, `E:ccw` or `E:cw`, each optionally followed by
 /// `+N`, then a token boundary or a NAG's suffix form (`!`, `?!`, …; read
-/// after it as a NAG). Returns where the move ends, the move and `N`.
-/// Moves are most of any movetext, so this one reads bytes with no `&str`
-/// in between.
+/// after it as a NAG). Returns where the move ends, where the reading goes
+/// on (past the blank after the commonest move, which the caller would
+/// skip next), the move and `N`. Moves are most of any movetext, so this
+/// one reads bytes with no `&str` in between.
 #[inline(always)]
-fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, Move, Count)> {
+fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, usize, Move, Count)> {
     let hole = Hole::from_label(char::from(*bytes.get(at)?))?;
     let mut end = at + 1;
     let mut dir = None;
     match bytes.get(end) {
         // The commonest move: a label alone, then a blank.
-        Some(&b) if BLANKS[usize::from(b)] => return Some((end, Move { hole, dir }, None)),
+        Some(&b) if BLANKS[usize::from(b)] => {
+            return Some((end, end + 1, Move { hole, dir }, None));
+        }
         Some(b':') => match bytes.get(end + 1..end + 4) {
             Some(b"ccw") => (dir, end) = (Some(Dir::Ccw), at + 5),
             Some([b'c', b'w', _]) => (dir, end) = (Some(Dir::Cw), at + 4),
@@ -737,12 +740,13 @@ fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, Move, Count)> {
     // A NAG's suffix form may follow, glued: it is read as a NAG of its own.
     match bytes.get(end) {
         Some(&b) if !ends_move(b) => None,
-        _ => Some((end, Move { hole, dir }, count)),
+        _ => Some((end, end, Move { hole, dir }, count)),
     }
 }
 
 /// A move number at `at` (`12.` or `12...`), whose first digit the caller
-/// has seen there: where it ends.
+/// has seen there: where it ends, or past the blank after it (which the
+/// caller would skip next: a number leaves no item).
 #[inline(always)]
 fn lex_move_number(bytes: &[u8], at: usize) -> Option<usize> {
     debug_assert!(bytes[at].is_ascii_digit());
@@ -753,8 +757,9 @@ fn lex_move_number(bytes: &[u8], at: usize) -> Option<usize> {
     if bytes.get(end) != Some(&b'.') {
         return None;
     }
-    match bytes.get(end + 1..end + 3) {
-        Some(b"..") => Some(end + 3),
+    match bytes.get(end + 1) {
+        Some(&b) if BLANKS[usize::from(b)] => Some(end + 2),
+        Some(b'.') if bytes.get(end + 2) == Some(&b'.') => Some(end + 3),
         _ => Some(end + 1),
     }
 }
@@ -1101,7 +1106,7 @@ impl<'a> GameParser<'a> {
                     // `R` and a digit: a round marker.
                     Some(b'R') if bytes.get(at + 1).is_some_and(u8::is_ascii_digit) => break,
                     Some(_) => match lex_move(bytes, at) {
-                        Some((end, mv, count)) => {
+                        Some((end, next, mv, count)) => {
                             let captured = match count {
                                 Some(Ok(n)) => Some(n),
                                 // Too large: the error says so.
@@ -1112,10 +1117,11 @@ impl<'a> GameParser<'a> {
                                 )?),
                                 None => None,
                             };
-                            hand_over!(visitor.mv(mv, captured, at..end));
+                            let span = at..end;
+                            at = next;
+                            hand_over!(visitor.mv(mv, captured, span));
                             after_move = true;
                             has_move = true;
-                            at = end;
                         }
                         None => break,
                     },
