@@ -620,16 +620,20 @@ fn digit_run(bytes: &[u8]) -> usize {
     bytes.iter().take_while(|b| b.is_ascii_digit()).count()
 }
 
+/// The value of `digits`, at most nine ASCII digits: nine cannot pass
+/// `u32::MAX`, so no check is needed (scores, capture counts and round
+/// numbers are nearly all this short).
+#[inline(always)]
+pub(crate) fn short_digits_value(digits: &[u8]) -> u32 {
+    debug_assert!(digits.len() <= 9 && digits.iter().all(u8::is_ascii_digit));
+    digits.iter().fold(0, |n, &d| n * 10 + u32::from(d - b'0'))
+}
+
 /// The value of `digits` (ASCII digits only), `None` past `u32::MAX`.
 pub(crate) fn digits_value(digits: &[u8]) -> Option<u32> {
     debug_assert!(digits.iter().all(u8::is_ascii_digit));
-    // Nine digits cannot pass `u32::MAX`: no check needed.
     if digits.len() <= 9 {
-        return Some(
-            digits
-                .iter()
-                .fold(0, |n, &d| n * 10 + u32::from(d - b'0')),
-        );
+        return Some(short_digits_value(digits));
     }
     digits.iter().try_fold(0u32, |n, &d| {
         n.checked_mul(10)?.checked_add(u32::from(d - b'0'))
@@ -729,9 +733,7 @@ fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, usize, Move, Count)> {
         if to > from {
             count = Some(match to - from {
                 // Nine digits cannot pass `u32::MAX`: no check needed.
-                ..=9 => Ok(bytes[from..to]
-                    .iter()
-                    .fold(0, |n, &d| n * 10 + u32::from(d - b'0'))),
+                ..=9 => Ok(short_digits_value(&bytes[from..to])),
                 _ => digits_value(&bytes[from..to]).ok_or(from..to),
             });
             end = to;
@@ -1248,12 +1250,7 @@ impl<'a> GameParser<'a> {
                 if let Some(variation) = open.last() {
                     return Err(variation.unterminated());
                 }
-                let s = digits_u32(south, "score", start..start + south.len())?;
-                let n_at = self.pos_of(rest) - north.len();
-                let n = digits_u32(north, "score", n_at..n_at + north.len())?;
-                self.rest = rest;
-                let end = self.pos();
-                return self.finish(GameResult::Score(s, n), start..end);
+                return self.score_result(start, south, north, rest);
             }
             if first == b'R'
                 && let Ok((rest, digits)) = round_marker(self.rest)
@@ -1301,6 +1298,28 @@ impl<'a> GameParser<'a> {
                 ),
             ));
         }
+    }
+
+    /// The score closing the movetext (`south` and `north`: its digits;
+    /// `rest`: the text after it). Once a game, out of the movetext loop:
+    /// its reading is inlined here, where it costs the loop nothing.
+    #[inline(never)]
+    fn score_result(
+        &mut self,
+        start: usize,
+        south: &str,
+        north: &str,
+        rest: &'a str,
+    ) -> Result<ControlFlow<(), (GameResult, Range<usize>)>, ParseError> {
+        let value = |digits: &str, at: usize| match digits.len() {
+            ..=9 => Ok(short_digits_value(digits.as_bytes())),
+            _ => digits_u32(digits, "score", at..at + digits.len()),
+        };
+        let s = value(south, start)?;
+        let n = value(north, self.pos_of(rest) - north.len())?;
+        self.rest = rest;
+        let end = self.pos();
+        self.finish(GameResult::Score(s, n), start..end)
     }
 
     /// After the result token: only remarks may follow.

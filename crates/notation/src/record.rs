@@ -307,22 +307,30 @@ impl FromStr for GameResult {
         if s == "*" {
             return Ok(GameResult::Unfinished);
         }
+        // Every record's Result tag is read here: a score of short
+        // numbers straight from its bytes, anything else (and every
+        // error) below.
+        let bytes = s.as_bytes();
+        let short = |t: &[u8]| {
+            (!t.is_empty() && t.len() <= 9 && t.iter().all(u8::is_ascii_digit))
+                .then(|| crate::parse::short_digits_value(t))
+        };
+        if let Some(dash) = bytes.iter().position(|&b| b == b'-')
+            && let (Some(south), Some(north)) = (short(&bytes[..dash]), short(&bytes[dash + 1..]))
+        {
+            return Ok(GameResult::Score(south, north));
+        }
         let bad = || {
             format!(
                 "invalid result `{}` (expected `*` or a score such as `30-18`)",
                 mancala_rules::shorten(s)
             )
         };
-        // A byte search, not `split_once`: every record's Result tag comes
-        // here, and its value is a handful of bytes.
-        let dash = s.bytes().position(|b| b == b'-').ok_or_else(bad)?;
-        let (south, north) = (&s[..dash], &s[dash + 1..]);
+        let (south, north) = s.split_once('-').ok_or_else(bad)?;
         let num = |t: &str| {
             if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(bad());
             }
-            // Every record's Result tag is read here: the digits' value
-            // straight, not through `str::parse`.
             crate::parse::digits_value(t.as_bytes())
                 .ok_or_else(|| format!("score `{t}` is too large"))
         };
@@ -399,6 +407,40 @@ fn no_options(options: &Options) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Short scores are read straight; long ones, and every error, as
+    /// before.
+    #[test]
+    fn results_read_alike_on_either_path() {
+        let bad = |s: &str| {
+            Err(format!(
+                "invalid result `{s}` (expected `*` or a score such as `30-18`)"
+            ))
+        };
+        for (text, read) in [
+            ("*", Ok(GameResult::Unfinished)),
+            ("20-28", Ok(GameResult::Score(20, 28))),
+            ("0-0", Ok(GameResult::Score(0, 0))),
+            ("999999999-1", Ok(GameResult::Score(999_999_999, 1))),
+            ("4294967295-01", Ok(GameResult::Score(u32::MAX, 1))),
+            (
+                "4294967296-1",
+                Err("score `4294967296` is too large".to_owned()),
+            ),
+            (
+                "1-4294967296",
+                Err("score `4294967296` is too large".to_owned()),
+            ),
+            ("1-", bad("1-")),
+            ("-1", bad("-1")),
+            ("1-2-3", bad("1-2-3")),
+            ("+1-2", bad("+1-2")),
+            ("1_2", bad("1_2")),
+            ("", bad("")),
+        ] {
+            assert_eq!(text.parse::<GameResult>(), read, "{text}");
+        }
+    }
 
     /// The word-at-a-time scan finds what a byte-at-a-time one finds,
     /// wherever the byte stands in a word and whatever follows it.
