@@ -364,9 +364,10 @@ fn run<R: Visitor>(
 ) -> Checked {
     let mut check = Check::new(visitor, lap_budget, on_ply);
     check.source = Some((form, source));
-    // Only a text with variations needs the game before each move.
+    // Only a text with variations needs the game before each move (an
+    // MGN text's movetext is looked into once its tags are read).
     check.keep_before = match form {
-        Form::Mgn => memchr::memchr(b'(', source.as_bytes()).is_some(),
+        Form::Mgn => false,
         Form::Json => memchr::memmem::find(source.as_bytes(), b"\"variation\"").is_some(),
     };
     match form.visit(source, &mut check) {
@@ -532,9 +533,9 @@ struct Check<'s, 'p, R> {
     /// `None` before the movetext, and when the rules, options or set-up
     /// are invalid or the start cannot be decided.
     game: Option<Game>,
-    /// The fast lane may take the next move: the game replayed, no marker
-    /// owed, no observer of plies, nothing stopped.
-    fast: bool,
+    /// Whether the fast lane may take the next move: the game replayed,
+    /// no marker owed, no observer of plies, nothing stopped.
+    lane: Lane,
     /// Set when an error stops the replay; annotation errors do not.
     stopped: bool,
     plies: usize,
@@ -623,7 +624,17 @@ struct Branch {
     markers_due: Vec<u32>,
     round_ends: usize,
     stopped: bool,
-    fast: bool,
+    lane: Lane,
+}
+
+/// Which lane takes the next move ([`Check::mv`]): the full rules, or the
+/// game's fast lane, keeping the game before the move or not (see
+/// [`Check::keep_before`]). One value, not two flags: every move asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lane {
+    Full,
+    Fast,
+    FastKeeping,
 }
 
 impl<'p, R: Visitor> Check<'_, 'p, R> {
@@ -648,7 +659,7 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
             rules: None,
             start: None,
             game: None,
-            fast: false,
+            lane: Lane::Full,
             stopped: false,
             plies: 0,
             first_item: None,
@@ -693,6 +704,16 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
             plies: self.plies,
             markers_due: self.markers_due.clone(),
         });
+    }
+
+    /// The fast lane when `open`, keeping the game before each move when
+    /// the record has variations; else the full rules.
+    fn fast_lane_if(&self, open: bool) -> Lane {
+        match (open, self.keep_before) {
+            (false, _) => Lane::Full,
+            (true, false) => Lane::Fast,
+            (true, true) => Lane::FastKeeping,
+        }
     }
 
     /// Whether `record` is fed what is read (it has not passed over the
@@ -931,12 +952,14 @@ impl<'p, R: Visitor> Check<'_, 'p, R> {
         } else {
             self.replay(item, span.clone())
         };
-        self.fast = !self.stopped
-            && self.game.is_some()
-            && self.markers_due.is_empty()
-            && self.on_ply.is_none()
-            && self.source.is_some()
-            && self.branches.is_empty();
+        self.lane = self.fast_lane_if(
+            !self.stopped
+                && self.game.is_some()
+                && self.markers_due.is_empty()
+                && self.on_ply.is_none()
+                && self.source.is_some()
+                && self.branches.is_empty(),
+        );
         if !self.feeds_record() {
             return ControlFlow::Continue(());
         }
@@ -1086,6 +1109,9 @@ impl<R: Visitor> Visitor for Check<'_, '_, R> {
     }
 
     fn movetext(&mut self, header: Range<usize>) -> ControlFlow<()> {
+        if let Some((Form::Mgn, source)) = self.source {
+            self.keep_before = memchr::memchr(b'(', &source.as_bytes()[header.end..]).is_some();
+        }
         let _ = self.record.movetext(header);
         // Without a Game tag the text is not a game: the reader says so.
         let Some(game_id) = self.game_id else {
@@ -1119,7 +1145,7 @@ impl<R: Visitor> Visitor for Check<'_, '_, R> {
             Ok(start) => {
                 self.start = Some(start);
                 self.game = Some(Game::start(start));
-                self.fast = self.on_ply.is_none() && self.source.is_some();
+                self.lane = self.fast_lane_if(self.on_ply.is_none() && self.source.is_some());
             }
             Err(e) => {
                 let span = self.setup_span.clone().unwrap_or(0..0);
@@ -1143,8 +1169,8 @@ impl<R: Visitor> Visitor for Check<'_, '_, R> {
     /// Nearly every item is a move the fast lane takes.
     #[inline(always)]
     fn mv(&mut self, mv: Move, captured: Option<u32>, span: Range<usize>) -> ControlFlow<()> {
-        if self.fast {
-            if self.keep_before {
+        if self.lane != Lane::Full {
+            if self.lane == Lane::FastKeeping {
                 self.keep(span.end);
             }
             let Some(game) = &mut self.game else {
@@ -1195,10 +1221,10 @@ impl<R: Visitor> Visitor for Check<'_, '_, R> {
             markers_due: std::mem::take(&mut self.markers_due),
             round_ends: self.round_ends.len(),
             stopped: self.stopped,
-            fast: self.fast,
+            lane: self.lane,
         };
         self.branches.push(branch);
-        self.fast = false;
+        self.lane = Lane::Full;
         match from {
             Some(before) => {
                 self.game = Some(before.game);
@@ -1222,7 +1248,7 @@ impl<R: Visitor> Visitor for Check<'_, '_, R> {
         self.markers_due = branch.markers_due;
         self.round_ends.truncate(branch.round_ends);
         self.stopped = branch.stopped;
-        self.fast = branch.fast;
+        self.lane = branch.lane;
         match self.record_skipped_from {
             Some(depth) if depth == self.branches.len() => {
                 self.record_skipped_from = None;
