@@ -1100,13 +1100,19 @@ impl<'a> GameParser<'a> {
                     at += 1;
                 }
                 match bytes.get(at) {
-                    Some(b'0'..=b'9') => match lex_move_number(bytes, at) {
-                        // Numbers are optional and only help the reader: not kept.
-                        Some(end) => at = end,
-                        None => break,
+                    // Numbers are optional and only help the reader: not
+                    // kept. Most are `1. ` to `99. `: read at once, with
+                    // the blank after them.
+                    Some(b'0'..=b'9') => match bytes.get(at + 1..at + 4) {
+                        Some(&[b'.', b, _]) if BLANKS[usize::from(b)] => at += 3,
+                        Some(&[b'0'..=b'9', b'.', b]) if BLANKS[usize::from(b)] => at += 4,
+                        _ => match lex_move_number(bytes, at) {
+                            Some(end) => at = end,
+                            None => break,
+                        },
                     },
-                    // `R` and a digit: a round marker.
-                    Some(b'R') if bytes.get(at + 1).is_some_and(u8::is_ascii_digit) => break,
+                    // A round marker (`R2`) is no move either: the label
+                    // is followed by a digit, which ends no move.
                     Some(_) => match lex_move(bytes, at) {
                         Some((end, next, mv, count)) => {
                             let captured = match count {
@@ -1580,6 +1586,36 @@ mod tests {
         };
         assert!(plain("[Game \"olowuka\"]\n") && plain("[Site \"é\"]"));
         assert!(!plain("[Round \"1\"]  \n") && !plain("[South \"a \\\" b\"]\n"));
+    }
+
+    /// Move numbers, read at once or by the general reading, leave the
+    /// moves as they stand without them; one not closed by a dot is no
+    /// number.
+    #[test]
+    fn move_numbers_in_any_spelling_leave_the_moves_alone() {
+        let game = |movetext: &str| parse_game(&format!("[Game \"olowuka\"]\n\n{movetext}"));
+        let bare = game("E e *\n").unwrap();
+        for movetext in [
+            "1. E e *\n",
+            "1.E e *\n",
+            "1. E 1... e *\n",
+            "12. E 12... e *\n",
+            "12.E\t12...e *\n",
+            "123. E 123... e *\n",
+            "1.\nE 1.\re *\n",
+            "99. E e 100. *\n",
+            "1. E e 2.  *",
+            "1. E e 2. *",
+            "1. E e 2.",
+        ] {
+            match game(movetext) {
+                Ok(parsed) => assert_eq!(parsed.record.items, bare.record.items, "{movetext:?}"),
+                Err(e) => assert!(movetext.ends_with('.'), "{movetext:?}: {e:?}"),
+            }
+        }
+        for movetext in ["1 E e *\n", "12 E *\n", "1: E *\n", "1.. E *\n"] {
+            assert!(game(movetext).is_err(), "{movetext:?}");
+        }
     }
 
     #[test]
