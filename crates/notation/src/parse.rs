@@ -60,7 +60,9 @@ fn known_name(name: &str) -> Cow<'static, str> {
 }
 
 /// A tag line: name, unescaped value, the line's span and the value's.
-type TagLine<'a> = (&'a str, Cow<'a, str>, Range<usize>, Range<usize>);
+/// The value is borrowed from the text, or, when it had escapes, from the
+/// caller's buffer (so that no line leaves a `Cow` to drop).
+type TagLine<'a, 'v> = (&'a str, &'v str, Range<usize>, Range<usize>);
 
 /// A tag's value as the notation reads it: the tags it interprets come
 /// checked and typed.
@@ -818,8 +820,9 @@ impl<'a> GameParser<'a> {
         self.skip_ws();
         let header_start = self.pos();
         let mut header_end = header_start;
+        let mut unescaped = String::new();
         while self.rest.starts_with('[') {
-            let ((name, value, line, value_span), kind) = self.tag_line()?;
+            let ((name, value, line, value_span), kind) = self.tag_line(&mut unescaped)?;
             if !seen.insert_as(name, kind) {
                 return Err(ParseError::new(
                     line,
@@ -834,7 +837,7 @@ impl<'a> GameParser<'a> {
                 TagName::Options => {
                     TagValue::Options(value.parse::<Options>().map_err(|e| err(e.to_string()))?)
                 }
-                TagName::SetUp => TagValue::SetUp(setup_value(&value, value_span.start)?),
+                TagName::SetUp => TagValue::SetUp(setup_value(value, value_span.start)?),
                 TagName::Result => {
                     let result = value.parse::<GameResult>().map_err(err)?;
                     result_tag = Some((result, value_span.clone()));
@@ -844,7 +847,10 @@ impl<'a> GameParser<'a> {
                     TagValue::Termination(value.parse::<EndReason>().map_err(err)?)
                 }
                 // No standard name is a typed one in other case.
-                TagName::Standard(_) => TagValue::Text { name, value },
+                TagName::Standard(_) => TagValue::Text {
+                    name,
+                    value: Cow::Borrowed(value),
+                },
                 TagName::Other => {
                     // A tag the notation reads, in other case, would be kept
                     // as text and the record read without it.
@@ -857,7 +863,10 @@ impl<'a> GameParser<'a> {
                             ),
                         ));
                     }
-                    TagValue::Text { name, value }
+                    TagValue::Text {
+                        name,
+                        value: Cow::Borrowed(value),
+                    }
                 }
             };
             header_end = line.end;
@@ -901,11 +910,17 @@ impl<'a> GameParser<'a> {
     /// (some 70 instructions a tag line).
     /// What its name is comes with it.
     #[inline(always)]
-    fn tag_line(&mut self) -> Result<(TagLine<'a>, TagName), ParseError> {
+    fn tag_line<'v>(
+        &mut self,
+        unescaped: &'v mut String,
+    ) -> Result<(TagLine<'a, 'v>, TagName), ParseError>
+    where
+        'a: 'v,
+    {
         match self.plain_tag_line() {
             Some(line) => Ok(line),
             None => {
-                let line = self.any_tag_line()?;
+                let line = self.any_tag_line(unescaped)?;
                 let kind = TagName::of(line.0);
                 Ok((line, kind))
             }
@@ -919,7 +934,7 @@ impl<'a> GameParser<'a> {
     /// formed, and otherwise says what is wrong). The line break is taken
     /// with the line.
     #[inline(always)]
-    fn plain_tag_line(&mut self) -> Option<(TagLine<'a>, TagName)> {
+    fn plain_tag_line(&mut self) -> Option<(TagLine<'a, 'a>, TagName)> {
         let bytes = self.rest.as_bytes();
         let known = match bytes.get(1..9) {
             Some(&[b0, b1, b2, b3, b4, b5, b6, b7]) => {
@@ -962,7 +977,7 @@ impl<'a> GameParser<'a> {
         let name = &self.rest[1..name_end];
         let line = (
             name,
-            Cow::Borrowed(&self.rest[value_from..value_to]),
+            &self.rest[value_from..value_to],
             start..start + end,
             start + value_from..start + value_to,
         );
@@ -970,9 +985,13 @@ impl<'a> GameParser<'a> {
         Some((line, kind.unwrap_or_else(|| TagName::of(name))))
     }
 
-    /// Any tag line ([`GameParser::tag_line`]).
+    /// Any tag line ([`GameParser::tag_line`]); a value with escapes is
+    /// unescaped into `unescaped`.
     #[inline(never)]
-    fn any_tag_line(&mut self) -> Result<TagLine<'a>, ParseError> {
+    fn any_tag_line<'v>(&mut self, unescaped: &'v mut String) -> Result<TagLine<'a, 'v>, ParseError>
+    where
+        'a: 'v,
+    {
         let start = self.pos();
         let after_bracket = &self.rest[1..];
         let (rest, name) = tag_name(after_bracket).map_err(|_| {
@@ -995,10 +1014,11 @@ impl<'a> GameParser<'a> {
         let plain =
             first_special_in_tag_value(body.as_bytes()).filter(|&i| body.as_bytes()[i] == b'"');
         let (value, value_end) = match plain {
-            Some(i) => (Cow::Borrowed(&body[..i]), value_start + i),
+            Some(i) => (&body[..i], value_start + i),
             None => {
                 let (value, end) = self.escaped_value(start, name, body, value_start)?;
-                (Cow::Owned(value), end)
+                *unescaped = value;
+                (unescaped.as_str(), end)
             }
         };
         let rest = skip_blanks(&self.full[value_end + 1..]);
@@ -1565,7 +1585,8 @@ mod tests {
             };
             let (mut plain, mut general) = (parser(), parser());
             let read = plain.plain_tag_line();
-            let expected = general.any_tag_line();
+            let mut unescaped = String::new();
+            let expected = general.any_tag_line(&mut unescaped);
             if let Some((read, kind)) = read {
                 assert_eq!(kind, TagName::of(read.0), "{line:?}");
                 assert_eq!(Ok(read), expected, "{line:?}");
