@@ -1083,28 +1083,37 @@ impl<R: Visitor> Visitor for Check<'_, '_, R> {
         line: Range<usize>,
         value: Range<usize>,
     ) -> ControlFlow<()> {
-        match &tag {
+        // Taken apart and put together again, not matched by reference:
+        // the tag then stays in registers.
+        let tag = match tag {
             TagValue::Game(game) => {
-                self.game_id = Some(*game);
+                self.game_id = Some(game);
                 self.game_line = Some(line.clone());
+                TagValue::Game(game)
             }
             TagValue::Options(options) => {
-                self.options = *options;
+                self.options = options;
                 self.options_span = Some(value.clone());
+                TagValue::Options(options)
             }
             TagValue::SetUp(setup) => {
                 self.setup = Some(setup.clone());
                 self.setup_span = Some(value.clone());
+                TagValue::SetUp(setup)
             }
             TagValue::Termination(reason) => {
-                self.termination = Some((*reason, Some(line.clone())));
+                self.termination = Some((reason, Some(line.clone())));
+                TagValue::Termination(reason)
             }
-            TagValue::Text { name, value } if *name == LAP_BUDGET_TAG => {
-                self.lap_budget_tag = Some((value.to_string(), line.clone()));
+            TagValue::Text { name, value } => {
+                if name == LAP_BUDGET_TAG {
+                    self.lap_budget_tag = Some((value.to_string(), line.clone()));
+                }
+                TagValue::Text { name, value }
             }
             // The parser checks the Result tag against the movetext.
-            TagValue::Result(_) | TagValue::Text { .. } => {}
-        }
+            TagValue::Result(result) => TagValue::Result(result),
+        };
         self.record.tag(tag, line, value)
     }
 
