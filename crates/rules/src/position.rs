@@ -579,14 +579,15 @@ impl Position {
     }
 
     /// [`Position::sow`] from track index `start` with nothing recorded,
-    /// `closed` the position's closed holes (a constant where known).
+    /// in place (see [`Sower::sow_in_place`]), `closed` the position's
+    /// closed holes (a constant where known): the laps of a finite move,
+    /// or `None`, the position as it was.
     #[inline(always)]
-    fn sow_untraced(&self, closed: u16, dir: Dir, start: u8) -> Result<Sown, Unending> {
-        Sower::new(&self.rules, closed, dir, self.to_move).sow(
-            self.board,
-            self.stores,
+    fn sow_in_place(&mut self, closed: u16, dir: Dir, start: u8) -> Option<u64> {
+        Sower::new(&self.rules, closed, dir, self.to_move).sow_in_place(
+            &mut self.board,
+            &mut self.stores,
             start,
-            &mut NoTrace,
         )
     }
 
@@ -609,14 +610,6 @@ impl Position {
                 dir.reverse()
             });
         }
-        self.apply_settled(sown);
-    }
-
-    /// [`Position::apply`] where no direction is due (a move of a position
-    /// [`Position::lean`] was worked out for): the board, the stores and
-    /// the side to move.
-    #[inline(always)]
-    fn apply_settled(&mut self, sown: &Sown) {
         self.board = sown.board;
         self.stores = sown.stores;
         self.to_move = self.to_move.opposite();
@@ -674,7 +667,8 @@ impl Position {
         if hole.side != side || hole.index >= lean.holes || mv.dir.is_some() {
             return None;
         }
-        let start = self.index(hole);
+        // Below 16, as a track index is: the mask spares a bounds check.
+        let start = self.index(hole) % 16;
         if self.board[start] == 0 {
             return None;
         }
@@ -682,15 +676,22 @@ impl Position {
         // Most positions have no hole closed (no game but a match's later
         // rounds closes any): said as a constant there, so that the
         // sower's laps need no check of closed holes.
-        let sown = if self.closed == 0 {
-            self.sow_untraced(0, dir, start as u8)
+        let before = (self.board, self.stores);
+        let laps = if self.closed == 0 {
+            self.sow_in_place(0, dir, start as u8)
         } else {
-            self.sow_untraced(self.closed, dir, start as u8)
+            self.sow_in_place(self.closed, dir, start as u8)
+        }?;
+        if self.starves(&self.board) {
+            // The feeding rule looks for another move from the position
+            // before this one.
+            let after = (self.board, self.stores);
+            (self.board, self.stores) = before;
+            self.feeding_allows(mv, &after.0)?;
+            (self.board, self.stores) = after;
         }
-        .ok()?;
-        self.feeding_allows(mv, &sown.board)?;
-        self.apply_settled(&sown);
-        Some(sown.laps)
+        self.to_move = side.opposite();
+        Some(laps)
     }
 
     /// Whether the feeding rule may refuse a move that left `board`: it

@@ -149,11 +149,19 @@ pub(crate) struct SowRules {
     four: FourRule,
     capture: CaptureRule,
     skip_origin: bool,
-    /// Laps may drop their seeds all at once (see [`Sower::drop_all`]) when
+    /// Laps may drop their seeds all at once (see [`Sower::plain_lap`]) when
     /// no hole is skipped: fours made on the way are then found among the
     /// holes the lap filled (see [`Sower::take_fours`]), and closed holes
     /// are passed over (see [`Sower::drop_run_past_closed`]).
     bulk_laps: bool,
+    /// For bulk sowers that take no four, whose laps are
+    /// [`Sower::plain_lap`] alone where no hole is closed, the relay rule
+    /// as [`Sower::plain_laps`] reads it: a lap relays from the hole
+    /// `plain_after` steps on from its last seed's (0 or 1) when that
+    /// holds at least `plain_least` seeds. `plain_least` is 0 for every
+    /// other sower.
+    plain_after: u8,
+    plain_least: u8,
 }
 
 impl SowRules {
@@ -182,6 +190,18 @@ impl SowRules {
             EndCapture::ChainOfTwosAndThrees => CaptureRule::Chain,
         };
         let skip_origin = options.has(Opt::SkipOrigin);
+        let bulk_laps = !skip_origin && 5 <= n && n <= 7;
+        // With no hole closed and no four taken, the hole after the last
+        // is the one a seed after it falls in, and the landing hole holds
+        // at least the last seed: "unless it was empty" is "at least 2",
+        // and "at least 0" is "at least 1".
+        let (plain_after, least) = match game.relay {
+            Relay::NextHole => (1, 1),
+            Relay::LandingHoleAtLeast(least) if least > 1 => (0, least),
+            Relay::LandingHoleAtLeast(_) => (0, 1),
+            Relay::LandingHoleUnlessEmpty => (0, 2),
+        };
+        let plain = bulk_laps && matches!(four, FourRule::None);
         SowRules {
             n,
             n2: 2 * n,
@@ -189,7 +209,9 @@ impl SowRules {
             four,
             capture,
             skip_origin,
-            bulk_laps: !skip_origin && 5 <= n && n <= 7,
+            bulk_laps,
+            plain_after,
+            plain_least: if plain { least } else { 0 },
         }
     }
 }
@@ -202,10 +224,10 @@ pub(crate) struct Sower<'r> {
     dir: Dir,
     mover: Side,
     budget: u64,
-    /// Laps may drop their seeds all at once (see [`Sower::drop_all`]).
+    /// Laps may drop their seeds all at once (see [`Sower::plain_lap`]).
     bulk: bool,
     /// A bulk sower with no hole closed and no four taken: laps are
-    /// [`Sower::drop_all`] alone.
+    /// [`Sower::plain_lap`] alone.
     plain: bool,
 }
 
@@ -261,6 +283,77 @@ static RUNS: [[[u128; 16]; 16]; 8] = {
     }
     table
 };
+
+/// The laps of a bulk sower on one track, in one direction: the seeds of
+/// a lap lifting hole `start` fall one in each of the `r` holes after it
+/// (`r` at most the track's holes), `runs[`[`lap_at`]`(start, r)]` as a
+/// board read as a little-endian `u128`, the last in hole
+/// `lasts[lap_at(start, r)]` (`start` itself for none or a whole turn;
+/// with `r` 1, the hole after `start`). A lap's drop is two loads: the
+/// direction and the wrap round the track are worked out when the tables
+/// are made, not lap after lap. `lifts[at]` is `runs[at]` less the `r`
+/// seeds of hole `start` (wrapping), for `r` below the track's holes: a
+/// plain lap lifts and drops its seeds in one addition.
+struct Laps {
+    runs: [u128; 256],
+    lifts: [u128; 256],
+    lasts: [u8; 256],
+}
+
+/// `LAPS[dir][n % 4]`: the [`Laps`] of direction `dir` (0
+/// counter-clockwise, 1 clockwise) on a track of `2 * n` holes, for the
+/// rows of 5 to 7 holes [`Sower::bulk`] sowers have (whose `n % 4`
+/// differ).
+static LAPS: [[Laps; 4]; 2] = {
+    const NONE: Laps = Laps {
+        runs: [0; 256],
+        lifts: [0; 256],
+        lasts: [0; 256],
+    };
+    let mut table = [[NONE, NONE, NONE, NONE], [NONE, NONE, NONE, NONE]];
+    let mut n = 5;
+    while n <= 7 {
+        let n2 = 2 * n;
+        let mut start = 0;
+        while start < n2 {
+            let mut r = 0;
+            while r <= n2 {
+                let at = start << 4 | r;
+                let lifted = (r as u128) << (8 * start);
+                let ccw = &mut table[0][n % 4];
+                ccw.runs[at] = run_mask(n2, (start + 1) % n2, r);
+                ccw.lifts[at] = ccw.runs[at].wrapping_sub(lifted);
+                ccw.lasts[at] = ((start + r) % n2) as u8;
+                let cw = &mut table[1][n % 4];
+                cw.runs[at] = run_mask(n2, (start + n2 - r) % n2, r);
+                cw.lifts[at] = cw.runs[at].wrapping_sub(lifted);
+                cw.lasts[at] = ((start + n2 - r) % n2) as u8;
+                r += 1;
+            }
+            start += 1;
+        }
+        n += 1;
+    }
+    table
+};
+
+/// Where hole `start` and `r` seeds (both below 16) are in a [`Laps`]:
+/// one byte, which indexes its 256 entries with no bounds check and no
+/// mask.
+#[inline(always)]
+fn lap_at(start: u8, r: u8) -> usize {
+    usize::from(start << 4 | r)
+}
+
+impl Laps {
+    /// The `r` seeds (at most the track's holes) dropped after `start` and
+    /// the hole of the last one.
+    #[inline(always)]
+    fn run(&self, start: u8, r: u8) -> (u128, u8) {
+        let at = lap_at(start, r);
+        (self.runs[at], self.lasts[at])
+    }
+}
 
 /// `BYTE_OF_BIT[bits]`: a byte 1 for each bit of `bits`, the others 0 (as
 /// eight holes of a board read as a little-endian `u64`).
@@ -343,7 +436,7 @@ impl Sower<'_> {
             mover,
             budget: u64::from(rules.lap_budget()),
             bulk: how.bulk_laps,
-            plain: how.bulk_laps && closed == 0 && how.four == FourRule::None,
+            plain: how.plain_least != 0 && closed == 0,
         }
     }
 
@@ -447,57 +540,27 @@ impl Sower<'_> {
         });
     }
 
-    /// Drops `seeds` one per hole from the hole after `start` on, all at
-    /// once: a whole turn of the board adds `q` to every hole, the remaining
-    /// `r` seeds one to each of the `r` holes after `start`. Returns the hole
-    /// of the last seed. Only for [`Sower::bulk`] sowers, whose laps depend
-    /// on nothing but the counts; the differential tests check it against
-    /// the seed-by-seed loop, which tracing observers still get.
-    #[inline(always)]
-    fn drop_all(&self, v: u128, start: u8, seeds: u8) -> (u128, u8) {
-        let n2 = self.how.n2;
-        // Laps are mostly shorter than a turn: no division then.
-        if seeds < n2 {
-            let (v, last, _) = self.drop_run(v, start, seeds);
-            return (v, last);
-        }
-        let (q, r) = (seeds / n2, seeds % n2);
-        let (v, last, _) = self.drop_run(v, start, r);
-        (v + self.runs(0, n2) * u128::from(q), last)
-    }
-
     /// Drops `r` seeds (fewer than the track's holes) one to each of the
     /// `r` holes after `start`. Returns the board, the hole of the last seed
     /// and the holes that got a seed (one in each of their bytes).
     #[inline(always)]
     fn drop_run(&self, v: u128, start: u8, r: u8) -> (u128, u8, u128) {
-        let n2 = self.how.n2;
-        // The `r` holes after `start` run from `first` on in track order.
-        let (first, last) = match self.dir {
-            Dir::Ccw => {
-                let first = if start + 1 == n2 { 0 } else { start + 1 };
-                let last = if start + r >= n2 {
-                    start + r - n2
-                } else {
-                    start + r
-                };
-                (first, last)
-            }
-            Dir::Cw => {
-                let last = if start >= r {
-                    start - r
-                } else {
-                    start + n2 - r
-                };
-                (last, last)
-            }
-        };
-        let run = self.runs(first, r);
+        let (run, last) = self.laps().run(start, r);
         (v + run, last, run)
     }
 
+    /// This sower's [`Laps`] (a [`Sower::bulk`] one's).
+    #[inline(always)]
+    fn laps(&self) -> &'static Laps {
+        let dir = match self.dir {
+            Dir::Ccw => 0,
+            Dir::Cw => 1,
+        };
+        &LAPS[dir][usize::from(self.how.n % 4)]
+    }
+
     /// Lifts hole `start` of `b` and drops its seeds all at once (see
-    /// [`Sower::drop_all`]), taking the fours it made as the game says (see
+    /// [`Sower::plain_lap`]), taking the fours it made as the game says (see
     /// [`Sower::take_fours`]). Returns the hole of the last seed, or `None`
     /// when the lap ended the move on its own (Rio Kadalis's binikh).
     /// `(open, open_holes)`: [`Sower::open`], worked out once a move.
@@ -510,7 +573,7 @@ impl Sower<'_> {
         (open, open_holes): (u128, u8),
     ) -> Option<u8> {
         if self.plain {
-            return Some(self.plain_lap(b, start));
+            return Some(self.plain_lap(b, start, self.laps()));
         }
         let seeds = b[slot(start)];
         let mut v = u128::from_le_bytes(*b) & KEEP_ALL_BUT[slot(start)];
@@ -570,14 +633,29 @@ impl Sower<'_> {
     }
 
     /// A lap of a [`Sower::plain`] sower (no hole closed, no four taken):
-    /// [`Sower::drop_all`] alone. Returns the hole of the last seed.
+    /// lifts hole `start` and drops its seeds one per hole from the hole
+    /// after it on, all at once: a whole turn of the board adds `q` to
+    /// every hole, the remaining `r` seeds one to each of the `r` holes
+    /// after `start` (`laps`: [`Sower::laps`]). Returns the hole of the
+    /// last seed. Only for [`Sower::bulk`] sowers, whose laps depend on
+    /// nothing but the counts; the differential tests check it against the
+    /// seed-by-seed loop, which tracing observers still get.
     #[inline(always)]
-    fn plain_lap(&self, b: &mut Board, start: u8) -> u8 {
+    fn plain_lap(&self, b: &mut Board, start: u8, laps: &Laps) -> u8 {
         let seeds = b[slot(start)];
-        // Emptied in the register, not in memory: a 16-byte load right
-        // after a 1-byte store to it would wait for the store.
-        let lifted = u128::from_le_bytes(*b) & KEEP_ALL_BUT[slot(start)];
-        let (v, last) = self.drop_all(lifted, start, seeds);
+        let v = u128::from_le_bytes(*b);
+        let n2 = self.how.n2;
+        // Laps are mostly shorter than a turn: lifted and dropped in one
+        // addition then, and no division.
+        let (v, last) = if seeds < n2 {
+            let at = lap_at(start, seeds);
+            (v.wrapping_add(laps.lifts[at]), laps.lasts[at])
+        } else {
+            let lifted = v & KEEP_ALL_BUT[slot(start)];
+            let (whole, _) = laps.run(start, n2);
+            let (run, last) = laps.run(start, seeds % n2);
+            (lifted + whole * u128::from(seeds / n2) + run, last)
+        };
         *b = v.to_le_bytes();
         last
     }
@@ -837,9 +915,10 @@ impl Sower<'_> {
     }
 
     /// `series-capture`, after the capture of `target`: on while the holes
-    /// alternate empty, non-empty.
+    /// alternate empty, non-empty. (Given the sower by value, as
+    /// [`Sower::sow_apart`] is: it is rarely called, and not inlined.)
     fn capture_series<O: Observer>(
-        &self,
+        self,
         b: &mut Board,
         st: &mut [u8; 2],
         target: u8,
@@ -956,6 +1035,22 @@ impl Sower<'_> {
         if self.bulk && !O::RECORDS {
             return self.sow_bulk(board, stores, start);
         }
+        self.sow_apart(board, stores, start, obs)
+    }
+
+    /// [`Sower::sow_laps`] out of line, given the sower by value: for the
+    /// moves the fast paths leave (traced ones, non-bulk sowers, and moves
+    /// longer than [`Sower::SHORT_MOVE`] laps). A sower whose address a
+    /// call takes is built in memory, field by field, for every move; one
+    /// handed over by value is copied there only when the call is made.
+    #[inline(never)]
+    fn sow_apart<O: Observer>(
+        self,
+        board: Board,
+        stores: [u8; 2],
+        start: u8,
+        obs: &mut O,
+    ) -> Result<Sown, Unending> {
         self.sow_laps(board, stores, start, obs)
     }
 
@@ -988,7 +1083,9 @@ impl Sower<'_> {
         let mut st = stores;
         let mut h = start;
         let open = self.open();
-        for laps in 1..=Sower::SHORT_MOVE {
+        // Counted by hand: a range's iterator costs twice the steps.
+        let mut laps = 1;
+        loop {
             let Some(last) = self.bulk_lap(&mut b, &mut st, h, open) else {
                 return self.ended(b, st, laps);
             };
@@ -999,29 +1096,103 @@ impl Sower<'_> {
                     return self.ended(b, st, laps);
                 }
             }
+            if laps == Sower::SHORT_MOVE {
+                return self.sow_apart(board, stores, start, &mut NoTrace);
+            }
+            laps += 1;
         }
-        self.sow_laps(board, stores, start, &mut NoTrace)
     }
 
     /// [`Sower::sow_bulk`] for a sower with no hole closed and no four
-    /// taken (Olowuka, Olinda Keliya): the same, its laps kept to
-    /// [`Sower::plain_lap`], the stores left alone until the move stops.
+    /// taken (Olowuka, Olinda Keliya): see [`Sower::plain_laps`].
     #[inline(always)]
     fn sow_plain(&self, board: Board, stores: [u8; 2], start: u8) -> Result<Sown, Unending> {
-        let mut b = board;
+        let (mut b, mut st) = (board, stores);
+        match self.plain_laps(&mut b, &mut st, start) {
+            Some(laps) => self.ended(b, st, laps),
+            None => self.sow_apart(board, stores, start, &mut NoTrace),
+        }
+    }
+
+    /// The laps of a [`Sower::plain`] sower's move from `start`, sown on
+    /// `(b, st)` in place: kept to [`Sower::plain_lap`], the relay rule
+    /// read from [`SowRules`] once a move (see `plain_after`), the stores
+    /// left alone until the move stops. The number of laps, or `None` for
+    /// a move longer than [`Sower::SHORT_MOVE`] laps, `(b, st)` then left
+    /// part-way (the general loop, which detects cycles, starts again from
+    /// the caller's copy).
+    #[inline(always)]
+    fn plain_laps(&self, b: &mut Board, st: &mut [u8; 2], start: u8) -> Option<u64> {
+        // A loop for each relay hole, chosen once a move: a landing-hole
+        // relay (Olowuka's) reads the landing hole itself, with no look-up.
+        let (laps, last) = if self.how.plain_after == 0 {
+            self.plain_relays(b, start, |last| last)
+        } else {
+            let track = self.laps();
+            self.plain_relays(b, start, |last| track.lasts[lap_at(last, 1)])
+        }?;
+        self.stop(b, st, last, &mut NoTrace);
+        Some(laps)
+    }
+
+    /// The laps of [`Sower::plain_laps`] up to the one that stops the
+    /// move: its number and the hole of its last seed, or `None` past
+    /// [`Sower::SHORT_MOVE`] laps. `relay_hole(last)`: the hole the relay
+    /// rule reads after a lap whose last seed fell in `last`, and lifts
+    /// next when it holds `plain_least` seeds or more.
+    #[inline(always)]
+    fn plain_relays(
+        &self,
+        b: &mut Board,
+        start: u8,
+        relay_hole: impl Fn(u8) -> u8,
+    ) -> Option<(u64, u8)> {
+        let track = self.laps();
+        let least = self.how.plain_least;
         let mut h = start;
-        for laps in 1..=Sower::SHORT_MOVE {
-            let last = self.plain_lap(&mut b, h);
-            match self.relay(|i| b[slot(i)], last) {
-                Some(next) => h = next,
+        // Counted by hand: a range's iterator costs twice the steps.
+        let mut laps = 1;
+        loop {
+            let last = self.plain_lap(b, h, track);
+            let from = relay_hole(last);
+            if b[slot(from)] < least {
+                return Some((laps, last));
+            }
+            if laps == Sower::SHORT_MOVE {
+                return None;
+            }
+            laps += 1;
+            h = from;
+        }
+    }
+
+    /// [`Sower::sow`] with nothing recorded, in place: the move's laps with
+    /// `(b, st)` the board and stores it left, when it is finite within the
+    /// lap budget; else `None`, `(b, st)` as they were. What
+    /// [`crate::Position::play_lean`] needs: a plain sower's move is sown
+    /// straight into the position, never copied out of a [`Sown`].
+    #[inline(always)]
+    pub(crate) fn sow_in_place(&self, b: &mut Board, st: &mut [u8; 2], start: u8) -> Option<u64> {
+        let sown = if self.plain {
+            // Kept to put back: the laps are sown on `(b, st)` itself.
+            let (board, stores) = (*b, *st);
+            match self.plain_laps(b, st, start) {
+                Some(laps) if laps <= self.budget => return Some(laps),
+                Some(_) => {
+                    (*b, *st) = (board, stores);
+                    return None;
+                }
                 None => {
-                    let mut st = stores;
-                    self.stop(&mut b, &mut st, last, &mut NoTrace);
-                    return self.ended(b, st, laps);
+                    (*b, *st) = (board, stores);
+                    self.sow_apart(board, stores, start, &mut NoTrace)
                 }
             }
-        }
-        self.sow_laps(board, stores, start, &mut NoTrace)
+        } else {
+            self.sow(*b, *st, start, &mut NoTrace)
+        };
+        let sown = sown.ok()?;
+        (*b, *st) = (sown.board, sown.stores);
+        Some(sown.laps)
     }
 
     /// Laps [`Sower::sow_bulk`] sows before it hands a move to the loop
