@@ -250,8 +250,16 @@ impl History {
     /// Whether `key`, whose filter word and bit are `at`, is in the
     /// history twice or more.
     #[inline(always)]
-    fn occurred_twice(&self, key: u128, (word, bit): (usize, u64)) -> bool {
-        self.twice[word] & bit != 0 && self.keys().filter(|k| **k == key).count() >= 2
+    fn occurred_twice(&self, key: u128, at: (usize, u64)) -> bool {
+        self.may_have_occurred_twice(at) && self.keys().filter(|k| **k == key).count() >= 2
+    }
+
+    /// The filter's answer for a key whose filter word and bit are
+    /// `(word, bit)`: `false` when no key of the history that has them is
+    /// there twice (no scan needed).
+    #[inline(always)]
+    fn may_have_occurred_twice(&self, (word, bit): (usize, u64)) -> bool {
+        self.twice[word] & bit != 0
     }
 
     /// How a move ends the game (or round) by itself under `rules`, in
@@ -268,12 +276,16 @@ impl History {
         irreversible: bool,
         at: (usize, u64),
     ) -> Option<EndReason> {
-        // The rule is asked before the history is scanned: under
-        // `no-repetition-rule` a history may grow long (never cleared
-        // while no seed is taken), and its filters are full then.
+        // The filter is asked first, as it mostly says no, then the rule,
+        // before the history is scanned: under `no-repetition-rule` a
+        // history may grow long (never cleared while no seed is taken), and
+        // its filters are full then.
         if rules.ends_at_twenty_five(stores) {
             Some(EndReason::TwentyFive)
-        } else if !rules.has(Opt::NoRepetitionRule) && !irreversible && self.occurred_twice(key, at)
+        } else if !irreversible
+            && self.may_have_occurred_twice(at)
+            && !rules.has(Opt::NoRepetitionRule)
+            && self.occurred_twice(key, at)
         {
             Some(EndReason::Repetition)
         } else {
@@ -518,8 +530,10 @@ impl Game {
         let before = self.position.stores();
         self.play_fast(mv)?;
         let stores = self.position.stores();
+        // Told from the stores, not the gains: a caller that needs no gains
+        // (most moves carry no `+N` to compare) has none worked out.
+        let irreversible = stores != before;
         let gained = gains(before, stores);
-        let irreversible = gained != [0, 0];
         let key = self.position.repetition_key();
         // The key's filter bit worked out once, for the check and the
         // history.
