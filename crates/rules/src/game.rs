@@ -150,7 +150,8 @@ impl PlayReport {
 /// the rest on the heap: a copied game allocates nothing until its
 /// history grows past them. MCTS copies a game for every node of its tree,
 /// and a heap copy of the keys (allocated, then freed with the tree) cost
-/// some 470 instructions a node, 3% of an Olinda Keliya playout.
+/// some 470 instructions a node (3% of an Olinda Keliya playout as it
+/// was measured, 4% of one now).
 #[derive(Debug)]
 struct History {
     /// The first keys, `len` of them (up to [`INLINE_KEYS`]).

@@ -10,7 +10,9 @@ use crate::descriptor::{Direction, RefillFrom};
 use crate::options::{GameId, Opt, Rules};
 use crate::setup::{Setup, SetupError};
 use crate::side::{Dir, Hole, Side};
-use crate::sow::{Board, Sower, Sown, Unending, byte_sum, row_has_seeds, row_sum, set_bits7};
+use crate::sow::{
+    Board, Sower, Sown, Unending, byte_sum, row_has_seeds, row_mask, row_sum, set_bits7,
+};
 use crate::trace::{NoTrace, Observer};
 
 /// A move as a record writes it: the hole to empty, and on Olinda Keliya's
@@ -223,6 +225,10 @@ pub struct Lean {
     holes: u8,
     /// Each side's sowing direction.
     dirs: [Dir; 2],
+    /// For each side to move, the bytes of the opponent's row where the
+    /// feeding rule applies, else none: a move starves the opponent (see
+    /// [`Position::starves`]) when it leaves them all empty.
+    fed_rows: [u128; 2],
 }
 
 /// What a move does when sown, before the feeding rule is considered.
@@ -646,9 +652,18 @@ impl Position {
         if self.direction_due() {
             return None;
         }
+        let holes = self.rules.holes() as u8;
+        let dirs = Side::BOTH.map(|side| self.dir_of(side).unwrap_or(Dir::Ccw));
         Some(Lean {
-            holes: self.rules.holes() as u8,
-            dirs: Side::BOTH.map(|side| self.dir_of(side).unwrap_or(Dir::Ccw)),
+            holes,
+            dirs,
+            fed_rows: Side::BOTH.map(|side| {
+                if self.feeding_applies() {
+                    row_mask(self.rules.holes(), side.opposite())
+                } else {
+                    0
+                }
+            }),
         })
     }
 
@@ -682,7 +697,9 @@ impl Position {
         } else {
             self.sow_in_place(self.closed, dir, start as u8)
         }?;
-        if self.starves(&self.board) {
+        // [`Position::starves`], the row read from `lean`.
+        let fed = lean.fed_rows[side.index()];
+        if u128::from_le_bytes(self.board) & fed == 0 && fed != 0 {
             // The feeding rule looks for another move from the position
             // before this one.
             let after = (self.board, self.stores);

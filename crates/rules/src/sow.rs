@@ -62,6 +62,13 @@ pub(crate) fn row_sum(board: &Board, n: usize, side: Side) -> u32 {
     byte_sum(row_bytes(board, n, side))
 }
 
+/// The bytes of `side`'s row on a board of `n` holes a row, as a
+/// little-endian `u128` (see [`crate::position::Lean`]).
+#[inline]
+pub(crate) fn row_mask(n: usize, side: Side) -> u128 {
+    ROW_MASKS[n % ROW_MASKS.len()][side.index()]
+}
+
 /// Whether `side`'s row of `board` holds any seed ([`row_sum`] above 0,
 /// without the sum).
 #[inline]
