@@ -924,13 +924,7 @@ impl Sower<'_> {
     /// `series-capture`, after the capture of `target`: on while the holes
     /// alternate empty, non-empty. (Given the sower by value, as
     /// [`Sower::sow_apart`] is: it is rarely called, and not inlined.)
-    fn capture_series<O: Observer>(
-        self,
-        b: &mut Board,
-        st: &mut [u8; 2],
-        target: u8,
-        obs: &mut O,
-    ) {
+    fn capture_series<O: Observer>(self, b: &mut Board, st: &mut [u8; 2], target: u8, obs: &mut O) {
         let mut at = target;
         loop {
             let gap = self.next(at);

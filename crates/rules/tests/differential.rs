@@ -7,7 +7,8 @@ mod common;
 mod reference;
 
 use mancala_rules::{
-    Game, GameId, Move, Opt, Options, PlayErrorKind, Played, Position, Rules, Setup, Side, Status,
+    Game, GameId, Hole, Move, Opt, Options, PlayErrorKind, Played, Position, Rules, Setup, Side,
+    Status,
 };
 use mancala_testkit::{random_rules, random_setup, random_start};
 use proptest::prelude::*;
@@ -79,6 +80,93 @@ proptest! {
         let mut tally = [0; 3];
         let result = compare_all_candidates(&pos, &mut tally);
         prop_assert!(result.is_ok(), "{}", result.unwrap_err());
+    }
+}
+
+/// The replay's lane, which sows a move straight into the position
+/// (`Game::play_unsettled`, through `Position::play_lean`), against
+/// `Position::play`: it plays exactly the finite legal moves, to the same
+/// position and gains, and leaves the game as it was for anything else
+/// (a move of the other side or of an empty hole, an endless one, one
+/// undecided within the lap budget, one that starves the opponent while a
+/// feeding move exists).
+fn lane_agrees_with_play(pos: &Position, mv: Move) -> Result<(), String> {
+    let mut lane = Game::start(*pos);
+    let gained = lane.play_unsettled(mv);
+    let context = || format!("move {mv} in {:?}", pos.to_setup());
+    match (pos.play(mv), gained) {
+        (Ok(Played::Finite { position, .. }), Some(gained)) => {
+            if lane.position() != &position {
+                return Err(format!(
+                    "{}: lane {:?}, play {position:?}",
+                    context(),
+                    lane.position()
+                ));
+            }
+            let want = Side::BOTH.map(|s| u32::from(position.store(s) - pos.store(s)));
+            if gained != want {
+                return Err(format!(
+                    "{}: lane gained {gained:?}, play {want:?}",
+                    context()
+                ));
+            }
+        }
+        (Ok(Played::Finite { .. }), None) => {
+            return Err(format!("{}: played, not by the lane", context()));
+        }
+        (other, Some(_)) => {
+            return Err(format!(
+                "{}: played by the lane, play says {other:?}",
+                context()
+            ));
+        }
+        (_, None) if lane.position() != pos => {
+            return Err(format!("{}: refused, the position changed", context()));
+        }
+        (_, None) => {}
+    }
+    Ok(())
+}
+
+/// Every hole of both rows as a move, the candidates among them.
+fn every_hole(pos: &Position) -> impl Iterator<Item = Move> {
+    let holes = pos.rules().holes() as u8;
+    Side::BOTH
+        .into_iter()
+        .flat_map(move |side| (0..holes).map(move |i| Move::new(Hole::new(side, i))))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// [`lane_agrees_with_play`] on random set-ups of random games and
+    /// options, at lap budgets small enough to leave moves undecided.
+    #[test]
+    fn the_replay_lane_plays_what_play_plays(seed in any::<u64>(), budget_pick in 0..BUDGETS.len()) {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let rules = random_rules(&mut rng).with_lap_budget(BUDGETS[budget_pick]).unwrap();
+        let pos = Position::from_setup(rules, &random_setup(&mut rng, rules)).unwrap();
+        for mv in pos.candidates().iter().chain(every_hole(&pos)) {
+            let agreed = lane_agrees_with_play(&pos, mv);
+            prop_assert!(agreed.is_ok(), "{}", agreed.unwrap_err());
+        }
+    }
+}
+
+/// [`lane_agrees_with_play`] on the endless fixture's set-ups, whose
+/// endless moves run past the laps the lane sows before it hands a move to
+/// the loop that finds cycles, and under `endless-ends-game`.
+#[test]
+fn the_replay_lane_leaves_endless_moves() {
+    for case in endless_cases() {
+        let rules = case.pos.rules();
+        let ends = Rules::new(rules.game(), rules.options().with(Opt::EndlessEndsGame)).unwrap();
+        let ending = Position::from_setup(ends, &case.pos.to_setup()).unwrap();
+        for pos in [case.pos, ending] {
+            for mv in pos.candidates().iter() {
+                lane_agrees_with_play(&pos, mv).unwrap_or_else(|e| panic!("{e}: {}", case.line));
+            }
+        }
     }
 }
 
