@@ -865,11 +865,23 @@ impl Sower<'_> {
     #[inline(always)]
     fn stop<O: Observer>(&self, b: &mut Board, st: &mut [u8; 2], last: u8, obs: &mut O) {
         if self.how.relay == Relay::NextHole {
-            let after = self.next(last);
-            self.end(last, LapEnd::NextEmpty(self.hole(after)), b, st, obs);
-            self.capture_beyond_empty(b, st, after, obs);
-            return;
+            self.stop_at_next(b, st, last, obs);
+        } else {
+            self.stop_landed(b, st, last, obs);
         }
+    }
+
+    /// [`Sower::stop`] for a next-hole relay.
+    #[inline(always)]
+    fn stop_at_next<O: Observer>(&self, b: &mut Board, st: &mut [u8; 2], last: u8, obs: &mut O) {
+        let after = self.next(last);
+        self.end(last, LapEnd::NextEmpty(self.hole(after)), b, st, obs);
+        self.capture_beyond_empty(b, st, after, obs);
+    }
+
+    /// [`Sower::stop`] for a landing-hole relay.
+    #[inline(always)]
+    fn stop_landed<O: Observer>(&self, b: &mut Board, st: &mut [u8; 2], last: u8, obs: &mut O) {
         // A landing-hole relay stopped: the last seed is alone in its hole,
         // or (a relay from at least more) the hole holds too few.
         if b[slot(last)] == 1 {
@@ -1126,14 +1138,17 @@ impl Sower<'_> {
     fn plain_laps(&self, b: &mut Board, st: &mut [u8; 2], start: u8) -> Option<u64> {
         // A loop for each relay hole, chosen once a move: a landing-hole
         // relay (Olowuka's) reads the landing hole itself, with no look-up.
-        let (laps, last) = if self.how.plain_after == 0 {
-            self.plain_relays(b, start, |last| last)
+        // (`plain_after` is 0 exactly for landing-hole relays.)
+        if self.how.plain_after == 0 {
+            let (laps, last) = self.plain_relays(b, start, |last| last)?;
+            self.stop_landed(b, st, last, &mut NoTrace);
+            Some(laps)
         } else {
             let track = self.laps();
-            self.plain_relays(b, start, |last| track.lasts[lap_at(last, 1)])
-        }?;
-        self.stop(b, st, last, &mut NoTrace);
-        Some(laps)
+            let (laps, last) = self.plain_relays(b, start, |last| track.lasts[lap_at(last, 1)])?;
+            self.stop_at_next(b, st, last, &mut NoTrace);
+            Some(laps)
+        }
     }
 
     /// The laps of [`Sower::plain_laps`] up to the one that stops the
