@@ -1,6 +1,7 @@
 //! Splitting a stream into games, one game in memory at a time.
 
 use std::io::{self, BufRead};
+use std::ops::Range;
 
 use crate::error::ParseError;
 use crate::parse::parse_game;
@@ -241,7 +242,7 @@ impl LineScan {
 }
 
 /// What the lines of a game so far say about where it ends.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, Copy)]
 struct GameCut {
     in_movetext: bool,
     has_game_tag: bool,
@@ -294,6 +295,9 @@ pub struct Reader<R> {
     max_game_bytes: usize,
     at: StreamAt,
     pending: Option<Line>,
+    /// The line that opens the next game is the next one in the input's
+    /// buffer, unread (its first non-blank byte is `[`).
+    opening_unread: bool,
     done: bool,
     /// Inside a `{…}` comment that runs on over lines of the current game.
     in_comment: bool,
@@ -320,6 +324,7 @@ impl<R: BufRead> Reader<R> {
                 offset: 0,
             },
             pending: None,
+            opening_unread: false,
             done: false,
             in_comment: false,
             given_back: Vec::new(),
@@ -396,9 +401,10 @@ impl<R: BufRead> Reader<R> {
     }
 
     /// Where the next lines go: into `game`, or, for a line that opens the
-    /// next game, into [`Reader::pending`]. The lines that sit whole in the
-    /// input's buffer (nearly all) are taken together and their bytes
-    /// copied once; a line split across reads is read piece by piece with
+    /// next game, into [`Reader::pending`] (or, left in the input's buffer,
+    /// [`Reader::opening_unread`]). The lines that sit whole in the input's
+    /// buffer (nearly all) are taken together and their bytes copied once;
+    /// a line split across reads is read piece by piece with
     /// [`Reader::read_line`]. Returns `false` at the end of the game.
     fn next_line_of(&mut self, game: &mut GameText, cut: &mut GameCut) -> io::Result<bool> {
         if self.given_back.is_empty() {
@@ -407,78 +413,43 @@ impl<R: BufRead> Reader<R> {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => return Ok(true),
                 Err(e) => return Err(e),
             };
-            // `buf[kept_from..taken]`: whole lines of this game not copied yet.
-            let (mut taken, mut kept_from) = (0, 0);
-            // The length of the line that opens the next game, if one does.
-            let mut opening = None;
-            if cut.content {
+            let (taken, opening) = if cut.content {
                 // Once the game has begun, a line only says whether it opens
                 // the next game, and comments no longer matter (they decide
-                // only where a game begins, and the next one starts afresh):
-                // its first non-blank byte and the `[Game ` tag are enough.
-                // The line that opens the next game is left to the loop
-                // below, which keeps it. Line by line up to the movetext:
-                while !cut.in_movetext
-                    && let Some(end) = memchr::memchr(b'\n', &buf[taken..])
-                {
-                    let chunk = &buf[taken..=taken + end];
-                    let lead = chunk.trim_ascii_start();
-                    match lead.first() {
-                        Some(b'[') => {
-                            let is_game_tag = lead.starts_with(GAME_TAG);
-                            if cut.in_movetext || (is_game_tag && cut.has_game_tag) {
-                                break;
-                            }
-                            cut.has_game_tag |= is_game_tag;
-                        }
-                        Some(_) => cut.in_movetext = true,
-                        None => {}
-                    }
-                    self.at.count_len(game, chunk.len() as u64);
-                    taken += chunk.len();
-                }
-                // In the movetext only a line that starts with `[` matters.
-                if cut.in_movetext {
-                    let (lines, len) = lines_before_a_tag_line(&buf[taken..]);
-                    self.at.count_lines(game, lines, len as u64);
-                    taken += len;
-                }
-            }
-            while let Some(end) = memchr::memchr(b'\n', &buf[taken..]) {
-                let chunk = &buf[taken..=taken + end];
-                let comment_open = self.in_comment;
-                let mut scan = LineScan::new();
-                scan.feed(chunk, &mut self.in_comment);
-                let Some(line) = scan.finish() else {
-                    unreachable!("a line with its line break is not empty")
-                };
-                if cut.ends_game(&line, comment_open, game, &self.at) {
+                // only where a game begins, and the next one starts afresh).
+                let (taken, opens) = whole_lines_of_begun_game(buf, cut);
+                let lines = line_breaks(&buf[..taken]);
+                self.at.count_lines(game, lines, taken as u64);
+                // The line that opens the next game stays in the input's
+                // buffer, for the next game to read.
+                self.opening_unread = opens;
+                (0..taken, opens.then_some(0))
+            } else {
+                let (kept, opening) =
+                    lines_before_the_game(buf, game, cut, &mut self.in_comment, &mut self.at);
+                let opening = opening.map(|(line, chunk)| {
                     self.line.clear();
                     self.line
                         .extend_from_slice(&chunk[..chunk.len().min(self.max_game_bytes)]);
                     self.pending = Some(line);
-                    opening = Some(chunk.len());
-                    break;
-                }
-                // The game starts here (its first line, or afresh after
-                // blank lines and remarks, its bytes cleared). A game that
-                // began with the line that ended the last one has that line
-                // counted already (`next_game` pushes it first), so its
-                // length is 0 only in those two cases.
-                if game.len == 0 {
-                    kept_from = taken;
-                }
-                self.at.count(game, &line);
-                taken += chunk.len();
-            }
-            if taken > 0 || opening.is_some() {
+                    chunk.len()
+                });
+                (kept, opening)
+            };
+            if !taken.is_empty() || opening.is_some() {
                 let room = self.max_game_bytes.saturating_sub(game.bytes.len());
-                let kept = &buf[kept_from..taken];
+                let kept = &buf[taken.clone()];
                 game.bytes.extend_from_slice(&kept[..kept.len().min(room)]);
-                self.inner.consume(taken + opening.unwrap_or(0));
+                self.inner.consume(taken.end + opening.unwrap_or(0));
                 return Ok(opening.is_none());
             }
         }
+        self.next_line_alone(game, cut)
+    }
+
+    /// [`Reader::next_line_of`] for a line split across reads: read piece
+    /// by piece with [`Reader::read_line`].
+    fn next_line_alone(&mut self, game: &mut GameText, cut: &mut GameCut) -> io::Result<bool> {
         let comment_open = self.in_comment;
         // A line may open the next game, so it gets a whole game's room.
         let Some(line) = self.read_line(self.max_game_bytes)? else {
@@ -517,6 +488,11 @@ impl<R: BufRead> Reader<R> {
                 cut.has_game_tag = line.is_game_tag;
                 cut.content = true;
                 self.push(&mut game, line);
+            } else if self.opening_unread {
+                // Its first line, still in the input's buffer, is read as
+                // the game's.
+                self.opening_unread = false;
+                cut.content = true;
             }
             while self.next_line_of(&mut game, &mut cut)? {}
             // An unclosed `{` is kept as a game, so that it is reported.
@@ -535,6 +511,44 @@ impl<R: BufRead> Reader<R> {
         game.bytes.extend_from_slice(&self.line[..keep]);
         self.at.count(game, &line);
     }
+}
+
+/// The lines of `buf` until the game begins, when blank lines and remarks
+/// are skipped and comments followed (through `in_comment`): the whole
+/// lines, one by one up to the game's first line, or to the line that opens
+/// the next game. Returns the bytes of `buf` that go into `game`, and the
+/// opening line with its bytes, if one came.
+fn lines_before_the_game<'b>(
+    buf: &'b [u8],
+    game: &mut GameText,
+    cut: &mut GameCut,
+    in_comment: &mut bool,
+    at: &mut StreamAt,
+) -> (Range<usize>, Option<(Line, &'b [u8])>) {
+    // `buf[kept_from..taken]`: whole lines of this game not copied yet.
+    let (mut taken, mut kept_from) = (0, 0);
+    while !cut.content
+        && let Some(end) = memchr::memchr(b'\n', &buf[taken..])
+    {
+        let chunk = &buf[taken..=taken + end];
+        let comment_open = *in_comment;
+        let mut scan = LineScan::new();
+        scan.feed(chunk, in_comment);
+        let Some(line) = scan.finish() else {
+            unreachable!("a line with its line break is not empty")
+        };
+        if cut.ends_game(&line, comment_open, game, at) {
+            return (kept_from..taken, Some((line, chunk)));
+        }
+        // The game starts here (its first line, or afresh after blank lines
+        // and remarks, its bytes cleared): its length is 0 only then.
+        if game.len == 0 {
+            kept_from = taken;
+        }
+        at.count(game, &line);
+        taken += chunk.len();
+    }
+    (kept_from..taken, None)
 }
 
 /// Where the reader stands in the stream.
@@ -569,25 +583,198 @@ impl StreamAt {
     }
 }
 
-/// The whole lines (ending with '\n') that `text` starts with, up to the
-/// first whose first non-blank byte is `[`: how many, and their length.
-/// Movetext holds `[` only in comments, so a search for it skips a game's
-/// movetext in a call or two, where a search for each line's end took a
-/// call a line.
-fn lines_before_a_tag_line(text: &[u8]) -> (u64, usize) {
-    let mut from = 0;
-    let len = loop {
-        let Some(found) = memchr::memchr(b'[', &text[from..]) else {
-            break memchr::memrchr(b'\n', text).map_or(0, |end| end + 1);
+/// The ASCII whitespace that is not a line break: what a blank line holds,
+/// and what may stand before a line's first character.
+fn is_blank(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\r' | b'\x0c')
+}
+
+/// What the first bytes of a line of a begun game say about it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LineStart {
+    /// A blank line of `len` bytes.
+    Blank { len: usize },
+    /// Its first non-blank byte is `[`; the tag may be `[Game`.
+    Tag { is_game_tag: bool },
+    /// Movetext, or anything else that is not a tag line.
+    Other,
+    /// The bytes at hand end before they tell.
+    Unknown,
+}
+
+impl LineStart {
+    /// Reads the line at the start of `text` (which may hold more lines,
+    /// or end within this one).
+    fn of(text: &[u8]) -> LineStart {
+        let Some(first) = text.iter().position(|&b| !is_blank(b)) else {
+            return LineStart::Unknown;
         };
-        let at = from + found;
-        let line_start = memchr::memrchr(b'\n', &text[..at]).map_or(0, |end| end + 1);
-        if text[line_start..at].trim_ascii_start().is_empty() {
-            break line_start;
+        let lead = &text[first..];
+        match lead[0] {
+            b'\n' => LineStart::Blank { len: first + 1 },
+            // "[Game " holds no line break, so comparing it with the bytes
+            // past the line's end is as good as with the line alone.
+            b'[' if lead.len() >= GAME_TAG.len() || lead.contains(&b'\n') => LineStart::Tag {
+                is_game_tag: lead.starts_with(GAME_TAG),
+            },
+            b'[' => LineStart::Unknown,
+            _ => LineStart::Other,
         }
-        from = at + 1;
+    }
+}
+
+/// The whole lines of a begun game at the start of `buf`: their length,
+/// and whether the line after them opens the next game (it need not be
+/// whole). `cut` is brought up to date with the lines taken. Lines are
+/// looked at only where they may change the cut: in the tag section, lines
+/// that do not start with `[`, or with `[G`; in the movetext, lines with a
+/// `[` (which movetext holds only in comments).
+fn whole_lines_of_begun_game(buf: &[u8], cut: &mut GameCut) -> (usize, bool) {
+    // The start of a line not taken yet.
+    let mut at = 0;
+    loop {
+        let mut after = *cut;
+        match LineStart::of(&buf[at..]) {
+            LineStart::Unknown => return (at, false),
+            LineStart::Blank { len } => {
+                at += len;
+                continue;
+            }
+            LineStart::Tag { is_game_tag } => {
+                // A second `[Game` line starts a game even when the first
+                // game has no movetext (its missing result is its own
+                // error).
+                if cut.in_movetext || (is_game_tag && cut.has_game_tag) {
+                    return (at, true);
+                }
+                after.has_game_tag |= is_game_tag;
+            }
+            LineStart::Other => after.in_movetext = true,
+        }
+        let next = if after.in_movetext {
+            next_tag_line(buf, at)
+        } else {
+            next_line_out_of_tags(buf, at)
+        };
+        let Some(next) = next else {
+            let end = memchr::memrchr(b'\n', &buf[at..]).map_or(at, |end| at + end + 1);
+            // The line at `at` is taken only if it is whole.
+            if end > at {
+                *cut = after;
+            }
+            return (end, false);
+        };
+        // The line at `at` ended before `next`: it is taken.
+        *cut = after;
+        at = next;
+    }
+}
+
+/// The start of the first line after the one at `from` whose first
+/// non-blank byte is `[`. A search for `[` finds it in a call or two where
+/// a search for each line's end took a call a line.
+fn next_tag_line(text: &[u8], from: usize) -> Option<usize> {
+    let mut search = from;
+    loop {
+        let at = search + memchr::memchr(b'[', &text[search..])?;
+        if let Some(end) = memchr::memrchr(b'\n', &text[from..at]) {
+            let line = from + end + 1;
+            if text[line..at].iter().all(|&b| is_blank(b)) {
+                return Some(line);
+            }
+        }
+        search = at + 1;
+    }
+}
+
+/// Bytes looked at together by [`next_line_out_of_tags`].
+const BLOCK: usize = 32;
+
+/// Whether the byte at `window[k]` is the line break before a line out of
+/// the tags: one that does not start with `[` (a blank line, movetext, an
+/// indented line) or starts with `[G` (it may be a second `[Game` tag).
+/// Other lines are tag lines that leave the cut as it is.
+#[inline(always)]
+fn out_of_tags(window: &[u8], k: usize) -> bool {
+    (window[k] == b'\n') & ((window[k + 1] != b'[') | (window[k + 2] == b'G'))
+}
+
+/// Whether any of the first `N` bytes of `window` (which holds two more)
+/// is [`out_of_tags`]: a loop that the compiler turns into a few vector
+/// instructions.
+#[inline(always)]
+fn any_out_of_tags<const N: usize>(window: &[u8]) -> bool {
+    let window = &window[..N + 2];
+    (0..N).fold(false, |any, k| any | out_of_tags(window, k))
+}
+
+/// The start of the first line after the one at `from` that is out of the
+/// tags ([`out_of_tags`]). Tag lines are short, so the lines are looked at
+/// [`BLOCK`] bytes at a time, and the one found by halving the block,
+/// instead of by a search for each line's end.
+fn next_line_out_of_tags(text: &[u8], from: usize) -> Option<usize> {
+    let mut at = from;
+    while let Some(window) = text.get(at..at + BLOCK + 2) {
+        if any_out_of_tags::<BLOCK>(window) {
+            // Halved twice, then byte by byte: a search byte by byte
+            // through the block would cost as much as the blocks before.
+            let half = usize::from(!any_out_of_tags::<{ BLOCK / 2 }>(window)) * BLOCK / 2;
+            let window = &window[half..];
+            let quarter = usize::from(!any_out_of_tags::<{ BLOCK / 4 }>(window)) * BLOCK / 4;
+            let window = &window[quarter..];
+            let k = (0..BLOCK / 4).position(|k| out_of_tags(window, k))?;
+            return Some(at + half + quarter + k + 1);
+        }
+        at += BLOCK;
+    }
+    // The last bytes, where a line's second byte may not have come yet.
+    (at..text.len()).find_map(|end| {
+        let first = *text.get(end + 1)?;
+        let second = text.get(end + 2).copied();
+        (text[end] == b'\n' && (first != b'[' || second.is_none_or(|b| b == b'G')))
+            .then_some(end + 1)
+    })
+}
+
+/// Bytes counted together by [`line_breaks`].
+const LANES: usize = 32;
+
+/// `FROM_LANE[r..][..LANES]` has a 1 in the last `r` lanes, a 0 in the others.
+static FROM_LANE: [u8; 2 * LANES] = {
+    let mut keep = [0; 2 * LANES];
+    let mut lane = LANES;
+    while lane < 2 * LANES {
+        keep[lane] = 1;
+        lane += 1;
+    }
+    keep
+};
+
+/// The line breaks in `text`, counted in byte-wide lanes, [`LANES`] bytes
+/// at a time, 7 blocks to a count (so that a byte holds it), by loops that
+/// the compiler turns into vector instructions: half the instructions a
+/// byte of `memchr`'s count on a game's few hundred bytes. The bytes after
+/// the last whole block are counted in the text's last block, the lanes
+/// counted already masked out.
+fn line_breaks(text: &[u8]) -> u64 {
+    let count = |bytes: &[u8]| bytes.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'));
+    let (blocks, rest) = text.as_chunks::<LANES>();
+    let whole: u64 = blocks
+        .as_flattened()
+        .chunks(7 * LANES)
+        .map(|chunk| u64::from(count(chunk)))
+        .sum();
+    let rest = match (
+        text.last_chunk::<LANES>(),
+        FROM_LANE[rest.len()..].first_chunk::<LANES>(),
+    ) {
+        (Some(last), Some(keep)) => last
+            .iter()
+            .zip(keep)
+            .fold(0u8, |n, (&b, &keep)| n + (u8::from(b == b'\n') & keep)),
+        _ => count(rest),
     };
-    (memchr::memchr_iter(b'\n', &text[..len]).count() as u64, len)
+    whole + u64::from(rest)
 }
 
 /// Follows comments through movetext bytes, noting whether anything
@@ -684,6 +871,70 @@ mod tests {
                     .map(Result::unwrap)
                     .collect();
             assert_eq!(read, whole, "capacity {capacity}");
+        }
+    }
+
+    /// Texts made of the pieces that decide where games are cut, in any
+    /// order: tag lines (`[Game` and others, indented or not), movetext,
+    /// comments over lines, blank lines of every kind, stray brackets.
+    fn texts_of_pieces() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        use proptest::prelude::*;
+        const PIECES: &[&[u8]] = &[
+            b"[Game \"olowuka\"]\n",
+            b"[Game \"olowuka\"]\r\n",
+            b"[GameX \"1\"]\n",
+            b"[Event \"x\"]\n",
+            b"[G",
+            b"[Ga",
+            b"  [Game \"olowuka\"]\n",
+            b"\t[Round \"2\"]\n",
+            b"\x0c[Site \"y\"]\n",
+            b"\x0b[Site \"y\"]\n",
+            b"\n",
+            b"\r\n",
+            b" \t\n",
+            b"1. E e+3 2. C b+2 ",
+            b"D b *\n",
+            b"20-28\n",
+            b"{[%eval 0.3]} ",
+            b"{a\n",
+            b"} ",
+            b"{x}\n",
+            b"[",
+            b" [b]\n",
+            b"\xEF\xBB\xBF",
+            b"\xC3\xA9",
+        ];
+        proptest::collection::vec(0..PIECES.len(), 0..60).prop_map(|picks| {
+            picks
+                .into_iter()
+                .flat_map(|k| PIECES[k].iter().copied())
+                .collect()
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+        /// The cut of whole lines in the input's buffer (the fast path)
+        /// agrees with the cut line by line: games, their bytes (under a
+        /// small limit too), lines and offsets, whatever the reads.
+        #[test]
+        fn games_are_cut_alike_by_whole_lines_and_line_by_line(
+            text in texts_of_pieces(),
+            capacity in 1usize..48,
+            limit in 1usize..64,
+        ) {
+            for limit in [1 << 20, limit] {
+                let whole = games(&text, limit);
+                let read: Vec<GameText> = Reader::with_limit(
+                    std::io::BufReader::with_capacity(capacity, &text[..]),
+                    limit,
+                )
+                .map(Result::unwrap)
+                .collect();
+                proptest::prop_assert_eq!(read, whole);
+            }
         }
     }
 
