@@ -184,15 +184,27 @@ fn with_form(mut input: Box<dyn BufRead + Send>) -> io::Result<(Form, Box<dyn Bu
 }
 
 /// The game texts of an opened input, in its form.
-type Texts = Box<dyn Iterator<Item = io::Result<GameText>> + Send>;
+enum Texts {
+    Mgn(Reader<Box<dyn BufRead + Send>>),
+    Json(JsonReader<Box<dyn BufRead + Send>>),
+}
 
-fn texts(name: &InputName) -> io::Result<(Form, Texts)> {
-    let (form, input) = with_form(name.open()?)?;
-    let texts: Texts = match form {
-        Form::Mgn => Box::new(Reader::new(input)),
-        Form::Json => Box::new(JsonReader::new(input)),
-    };
-    Ok((form, texts))
+impl Texts {
+    fn open(name: &InputName) -> io::Result<(Form, Texts)> {
+        let (form, input) = with_form(name.open()?)?;
+        let texts = match form {
+            Form::Mgn => Texts::Mgn(Reader::new(input)),
+            Form::Json => Texts::Json(JsonReader::new(input)),
+        };
+        Ok((form, texts))
+    }
+
+    fn next(&mut self) -> Option<io::Result<GameText>> {
+        match self {
+            Texts::Mgn(reader) => reader.next(),
+            Texts::Json(reader) => reader.next(),
+        }
+    }
 }
 
 /// A game's text with the input it came from and its place there.
@@ -244,56 +256,26 @@ impl InputError {
 /// that fails is reported as an item and the next input is read. The
 /// iterator owns what it reads, so that a thread of its own may read it.
 pub fn games(names: &[InputName]) -> Games {
-    let mut number = 0;
-    // Owned, so that the iterator borrows nothing.
-    let names: Vec<InputName> = names.to_vec();
-    let never_waits = names.iter().all(InputName::never_waits);
-    let games = names
-        .into_iter()
-        .enumerate()
-        .flat_map(move |(input, name)| {
-            let (ok, err) = match texts(&name) {
-                Ok(texts) => (Some(texts), None),
-                Err(error) => (None, Some(InputError { input, error })),
-            };
-            let form = ok.as_ref().map_or(Form::Mgn, |(form, _)| *form);
-            let ok = ok.map(|(_, texts)| texts);
-            let mut failed = false;
-            let games = ok.into_iter().flatten().map_while(move |game| {
-                if failed {
-                    return None;
-                }
-                Some(match game {
-                    Ok(text) => Ok((input, form, text)),
-                    Err(error) => {
-                        failed = true;
-                        Err(InputError { input, error })
-                    }
-                })
-            });
-            err.map(Err).into_iter().chain(games)
-        })
-        .map(move |item| {
-            item.map(|(input, form, text)| {
-                number += 1;
-                SourcedGame {
-                    input,
-                    number,
-                    form,
-                    text,
-                }
-            })
-        });
     Games {
-        games: Box::new(games),
-        never_waits,
+        // Owned, so that the iterator borrows nothing.
+        names: names.to_vec(),
+        never_waits: names.iter().all(InputName::never_waits),
+        next_input: 0,
+        reading: None,
+        number: 0,
     }
 }
 
 /// The games of [`games`], and whether reading them can wait on a producer.
 pub struct Games {
-    games: Box<dyn Iterator<Item = Result<SourcedGame, InputError>> + Send>,
+    names: Vec<InputName>,
     never_waits: bool,
+    /// The index of the next input to open.
+    next_input: usize,
+    /// The input being read: its index, form and game texts.
+    reading: Option<(usize, Form, Texts)>,
+    /// Games read so far.
+    number: usize,
 }
 
 impl Games {
@@ -323,7 +305,35 @@ impl Iterator for Games {
     type Item = Result<SourcedGame, InputError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        self.games.next()
+        loop {
+            if let Some((input, form, texts)) = &mut self.reading {
+                let input = *input;
+                match texts.next() {
+                    Some(Ok(text)) => {
+                        self.number += 1;
+                        return Some(Ok(SourcedGame {
+                            input,
+                            number: self.number,
+                            form: *form,
+                            text,
+                        }));
+                    }
+                    // An input that fails is read no further.
+                    Some(Err(error)) => {
+                        self.reading = None;
+                        return Some(Err(InputError { input, error }));
+                    }
+                    None => self.reading = None,
+                }
+            }
+            let input = self.next_input;
+            let name = self.names.get(input)?;
+            self.next_input += 1;
+            match Texts::open(name) {
+                Ok((form, texts)) => self.reading = Some((input, form, texts)),
+                Err(error) => return Some(Err(InputError { input, error })),
+            }
+        }
     }
 }
 
