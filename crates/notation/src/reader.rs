@@ -652,7 +652,11 @@ fn whole_lines_of_begun_game(buf: &[u8], cut: &mut GameCut) -> (usize, bool) {
             LineStart::Other => after.in_movetext = true,
         }
         let next = if after.in_movetext {
-            next_tag_line(buf, at)
+            // In the movetext every tag line opens the next game.
+            if let Some(next) = next_tag_line(buf, at) {
+                return (next, true);
+            }
+            None
         } else {
             next_line_out_of_tags(buf, at)
         };
@@ -751,19 +755,18 @@ static FROM_LANE: [u8; 2 * LANES] = {
 };
 
 /// The line breaks in `text`, counted in byte-wide lanes, [`LANES`] bytes
-/// at a time, 7 blocks to a count (so that a byte holds it), by loops that
-/// the compiler turns into vector instructions: half the instructions a
-/// byte of `memchr`'s count on a game's few hundred bytes. The bytes after
-/// the last whole block are counted in the text's last block, the lanes
-/// counted already masked out.
+/// at a time and 7 blocks to a count (so that a byte holds it), by loops
+/// that the compiler turns into vector instructions: under half the
+/// instructions a byte of `memchr`'s count on a game's few hundred bytes.
+/// The bytes after the last whole block are counted in the text's last
+/// block, the lanes counted already masked out.
 fn line_breaks(text: &[u8]) -> u64 {
     let count = |bytes: &[u8]| bytes.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'));
-    let (blocks, rest) = text.as_chunks::<LANES>();
-    let whole: u64 = blocks
-        .as_flattened()
-        .chunks(7 * LANES)
-        .map(|chunk| u64::from(count(chunk)))
-        .sum();
+    // Groups of a fixed length are counted without a test for their end.
+    let (groups, rest) = text.as_chunks::<{ 7 * LANES }>();
+    let groups: u64 = groups.iter().map(|group| u64::from(count(group))).sum();
+    let (blocks, rest) = rest.as_chunks::<LANES>();
+    let blocks = count(blocks.as_flattened());
     let rest = match (
         text.last_chunk::<LANES>(),
         FROM_LANE[rest.len()..].first_chunk::<LANES>(),
@@ -774,7 +777,7 @@ fn line_breaks(text: &[u8]) -> u64 {
             .fold(0u8, |n, (&b, &keep)| n + (u8::from(b == b'\n') & keep)),
         _ => count(rest),
     };
-    whole + u64::from(rest)
+    groups + u64::from(blocks) + u64::from(rest)
 }
 
 /// Follows comments through movetext bytes, noting whether anything
