@@ -135,6 +135,15 @@ fn check_game(game: &SourcedGame, settings: &Settings<'_>) -> Checked {
         check::Build::Nothing
     };
     let checked = game.check(settings.lap_budget, build, None);
+    let plies = checked.replay.as_ref().map_or(0, |r| r.plies);
+    // A valid game with nothing to write (`--quiet`) is only counted.
+    if settings.quiet && checked.problems.is_empty() {
+        return Checked {
+            valid: true,
+            plies,
+            ..Checked::default()
+        };
+    }
     let tags = checked.tags();
     let check::Checked {
         parsed,
@@ -145,7 +154,7 @@ fn check_game(game: &SourcedGame, settings: &Settings<'_>) -> Checked {
     let findings = Findings {
         game: replay.as_ref().map(|r| r.game_id),
         options: replay.as_ref().map(|r| r.options),
-        plies: replay.as_ref().map_or(0, |r| r.plies),
+        plies,
         replayed: replay.as_ref().and_then(|r| r.game.as_ref()),
         round_ends: replay.as_ref().map_or(&[], |r| &r.round_ends),
         problems,
