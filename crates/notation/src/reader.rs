@@ -676,13 +676,15 @@ fn whole_lines_of_begun_game(buf: &[u8], cut: &mut GameCut) -> (usize, bool) {
 
 /// The start of the first line after the one at `from` whose first
 /// non-blank byte is `[`. A search for `[` finds it in a call or two where
-/// a search for each line's end took a call a line.
+/// a search for each line's end took a call a line. A `[` with no line
+/// break since the last one found (or since `from`) is on a line already
+/// known not to be a tag line, so each byte is searched back once at most.
 fn next_tag_line(text: &[u8], from: usize) -> Option<usize> {
     let mut search = from;
     loop {
         let at = search + memchr::memchr(b'[', &text[search..])?;
-        if let Some(end) = memchr::memrchr(b'\n', &text[from..at]) {
-            let line = from + end + 1;
+        if let Some(end) = memchr::memrchr(b'\n', &text[search..at]) {
+            let line = search + end + 1;
             if text[line..at].iter().all(|&b| is_blank(b)) {
                 return Some(line);
             }
