@@ -64,6 +64,14 @@ fn compare_all_candidates(pos: &Position, tally: &mut [u32; 3]) -> Result<(), St
     Ok(())
 }
 
+/// A position of random rules (lap budget `budget`) and a random set-up,
+/// drawn from `seed`.
+fn random_position(seed: u64, budget: u32) -> Position {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let rules = random_rules(&mut rng).with_lap_budget(budget).unwrap();
+    Position::from_setup(rules, &random_setup(&mut rng, rules)).unwrap()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -73,10 +81,7 @@ proptest! {
     /// board.
     #[test]
     fn random_setups_match_the_reference(seed in any::<u64>(), budget_pick in 0..BUDGETS.len()) {
-        let mut rng = fastrand::Rng::with_seed(seed);
-        let rules = random_rules(&mut rng).with_lap_budget(BUDGETS[budget_pick]).unwrap();
-        let setup = random_setup(&mut rng, rules);
-        let pos = Position::from_setup(rules, &setup).unwrap();
+        let pos = random_position(seed, BUDGETS[budget_pick]);
         let mut tally = [0; 3];
         let result = compare_all_candidates(&pos, &mut tally);
         prop_assert!(result.is_ok(), "{}", result.unwrap_err());
@@ -143,9 +148,7 @@ proptest! {
     /// options, at lap budgets small enough to leave moves undecided.
     #[test]
     fn the_replay_lane_plays_what_play_plays(seed in any::<u64>(), budget_pick in 0..BUDGETS.len()) {
-        let mut rng = fastrand::Rng::with_seed(seed);
-        let rules = random_rules(&mut rng).with_lap_budget(BUDGETS[budget_pick]).unwrap();
-        let pos = Position::from_setup(rules, &random_setup(&mut rng, rules)).unwrap();
+        let pos = random_position(seed, BUDGETS[budget_pick]);
         for mv in pos.candidates().iter().chain(every_hole(&pos)) {
             let agreed = lane_agrees_with_play(&pos, mv);
             prop_assert!(agreed.is_ok(), "{}", agreed.unwrap_err());
