@@ -754,6 +754,12 @@ fn lex_move(bytes: &[u8], at: usize) -> Option<(usize, usize, Move, Count)> {
 #[inline(always)]
 fn lex_move_number(bytes: &[u8], at: usize) -> Option<usize> {
     debug_assert!(bytes[at].is_ascii_digit());
+    // Most are `1. ` to `99. `: read at once, with the blank after them.
+    match bytes.get(at + 1..at + 4) {
+        Some(&[b'.', b, _]) if BLANKS[usize::from(b)] => return Some(at + 3),
+        Some(&[b'0'..=b'9', b'.', b]) if BLANKS[usize::from(b)] => return Some(at + 4),
+        _ => {}
+    }
     let mut end = at + 1;
     while bytes.get(end).is_some_and(u8::is_ascii_digit) {
         end += 1;
@@ -1121,15 +1127,10 @@ impl<'a> GameParser<'a> {
                 }
                 match bytes.get(at) {
                     // Numbers are optional and only help the reader: not
-                    // kept. Most are `1. ` to `99. `: read at once, with
-                    // the blank after them.
-                    Some(b'0'..=b'9') => match bytes.get(at + 1..at + 4) {
-                        Some(&[b'.', b, _]) if BLANKS[usize::from(b)] => at += 3,
-                        Some(&[b'0'..=b'9', b'.', b]) if BLANKS[usize::from(b)] => at += 4,
-                        _ => match lex_move_number(bytes, at) {
-                            Some(end) => at = end,
-                            None => break,
-                        },
+                    // kept.
+                    Some(b'0'..=b'9') => match lex_move_number(bytes, at) {
+                        Some(end) => at = end,
+                        None => break,
                     },
                     // A round marker (`R2`) is no move either: the label
                     // is followed by a digit, which ends no move.
