@@ -307,26 +307,16 @@ impl FromStr for GameResult {
         if s == "*" {
             return Ok(GameResult::Unfinished);
         }
-        // Every record's Result tag is read here: a score of short
-        // numbers straight from its bytes, anything else (and every
-        // error) below.
-        let bytes = s.as_bytes();
-        let short = |t: &[u8]| {
-            (!t.is_empty() && t.len() <= 9 && t.iter().all(u8::is_ascii_digit))
-                .then(|| crate::parse::short_digits_value(t))
-        };
-        if let Some(dash) = bytes.iter().position(|&b| b == b'-')
-            && let (Some(south), Some(north)) = (short(&bytes[..dash]), short(&bytes[dash + 1..]))
-        {
-            return Ok(GameResult::Score(south, north));
-        }
         let bad = || {
             format!(
                 "invalid result `{}` (expected `*` or a score such as `30-18`)",
                 mancala_rules::shorten(s)
             )
         };
-        let (south, north) = s.split_once('-').ok_or_else(bad)?;
+        // Every record's Result tag is read here: the dash found as a
+        // byte, not by a pattern search, and the digits' value straight.
+        let dash = s.bytes().position(|b| b == b'-').ok_or_else(bad)?;
+        let (south, north) = (&s[..dash], &s[dash + 1..]);
         let num = |t: &str| {
             if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(bad());
@@ -408,10 +398,10 @@ fn no_options(options: &Options) -> bool {
 mod tests {
     use super::*;
 
-    /// Short scores are read straight; long ones, and every error, as
-    /// before.
+    /// Scores of short and long numbers, up to `u32::MAX`, and every
+    /// error.
     #[test]
-    fn results_read_alike_on_either_path() {
+    fn results_are_read_with_their_errors() {
         let bad = |s: &str| {
             Err(format!(
                 "invalid result `{s}` (expected `*` or a score such as `30-18`)"
