@@ -354,6 +354,13 @@ enum TagName {
 }
 
 impl TagName {
+    const EVENT: TagName = TagName::Standard(1 << 5);
+    const SITE: TagName = TagName::Standard(1 << 6);
+    const DATE: TagName = TagName::Standard(1 << 7);
+    const ROUND: TagName = TagName::Standard(1 << 8);
+    const SOUTH: TagName = TagName::Standard(1 << 9);
+    const NORTH: TagName = TagName::Standard(1 << 10);
+
     /// Inlined into the tag loop, as [`GameParser::tag_line`] is: every
     /// tag line asks.
     #[inline(always)]
@@ -377,12 +384,12 @@ impl TagName {
                 b'o',
                 b'n',
             ] => TagName::Termination,
-            [b'E', b'v', b'e', b'n', b't'] => TagName::Standard(1 << 5),
-            [b'S', b'i', b't', b'e'] => TagName::Standard(1 << 6),
-            [b'D', b'a', b't', b'e'] => TagName::Standard(1 << 7),
-            [b'R', b'o', b'u', b'n', b'd'] => TagName::Standard(1 << 8),
-            [b'S', b'o', b'u', b't', b'h'] => TagName::Standard(1 << 9),
-            [b'N', b'o', b'r', b't', b'h'] => TagName::Standard(1 << 10),
+            [b'E', b'v', b'e', b'n', b't'] => TagName::EVENT,
+            [b'S', b'i', b't', b'e'] => TagName::SITE,
+            [b'D', b'a', b't', b'e'] => TagName::DATE,
+            [b'R', b'o', b'u', b'n', b'd'] => TagName::ROUND,
+            [b'S', b'o', b'u', b't', b'h'] => TagName::SOUTH,
+            [b'N', b'o', b'r', b't', b'h'] => TagName::NORTH,
             _ => TagName::Other,
         }
     }
@@ -433,12 +440,12 @@ impl TagName {
             OPTIONS => TagName::Options,
             SETUP => TagName::SetUp,
             RESULT => TagName::Result,
-            EVENT => TagName::Standard(1 << 5),
-            SITE => TagName::Standard(1 << 6),
-            DATE => TagName::Standard(1 << 7),
-            ROUND => TagName::Standard(1 << 8),
-            SOUTH => TagName::Standard(1 << 9),
-            NORTH => TagName::Standard(1 << 10),
+            EVENT => TagName::EVENT,
+            SITE => TagName::SITE,
+            DATE => TagName::DATE,
+            ROUND => TagName::ROUND,
+            SOUTH => TagName::SOUTH,
+            NORTH => TagName::NORTH,
             _ => return None,
         };
         Some((len, kind))
@@ -1578,6 +1585,15 @@ mod tests {
             "[Event_ \"e\"]\n",
             "[event \"e\"]\n",
             "[E \"e\"]\n",
+            // Every known name on a plain line: the word's reading of the
+            // name agrees with `TagName::of`.
+            "[Site \"s\"]\n",
+            "[Date \"d\"]\n",
+            "[Round \"2\"]\n",
+            "[South \"s\"]\n",
+            "[North \"n\"]\n",
+            "[Result \"1-0\"]\n",
+            "[Termination \"no-moves\"]\n",
         ];
         for line in lines {
             let parser = || GameParser {
