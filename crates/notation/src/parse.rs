@@ -1345,10 +1345,7 @@ impl<'a> GameParser<'a> {
         north: &str,
         rest: &'a str,
     ) -> Result<ControlFlow<(), (GameResult, Range<usize>)>, ParseError> {
-        let value = |digits: &str, at: usize| match digits.len() {
-            ..=9 => Ok(short_digits_value(digits.as_bytes())),
-            _ => digits_u32(digits, "score", at..at + digits.len()),
-        };
+        let value = |digits: &str, at: usize| digits_u32(digits, "score", at..at + digits.len());
         let s = value(south, start)?;
         let n = value(north, self.pos_of(rest) - north.len())?;
         self.rest = rest;
