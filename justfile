@@ -32,6 +32,10 @@ bench-openspiel:
 bench-strength old="e960f4b" games="400":
     python3 crates/bench/benches/ab_strength.py --old {{old}} --games {{games}}
 
+# The same builds' moves where they differ, each rated by a 2-second search.
+bench-judge old="e960f4b" games="40":
+    python3 crates/bench/benches/ab_judge.py --old {{old}} --games {{games}}
+
 # Play a few games, check them and draw the final positions.
 demo game="olowuka":
     cargo build --release --bins

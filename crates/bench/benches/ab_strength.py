@@ -103,12 +103,15 @@ def build_old(rev: str) -> Path:
     return base / "target" / "release"
 
 
-def to_move(render: Path, record: Path) -> str:
-    """`south` or `north`: whose turn it is at the end of `record`."""
+def board(render: Path, record: Path) -> tuple[str, str]:
+    """The diagram of the position at the end of `record` (the board, the
+    stores and whose turn it is, without the title or the ply count), and
+    `south` or `north`: whose turn it is."""
     out = subprocess.run([str(render), "--color", "never", str(record)], capture_output=True, text=True, check=True)
-    for line in out.stdout.splitlines():
+    lines = out.stdout.splitlines()[2:]
+    for line in lines:
         if "<- to move" in line:
-            return line.split()[0].lower()
+            return "\n".join(lines), line.split()[0].lower()
     sys.exit(f"cannot tell whose turn it is in {record}:\n{out.stdout}")
 
 
@@ -170,7 +173,7 @@ def play(
             record.write_text(text)
             if result(text) != "*":
                 break
-            side = to_move(new / "mancala-render", record)
+            _, side = board(new / "mancala-render", record)
             binary, spec = (new, specs[0]) if side == new_side else (old, specs[1])
             players = ["--south", spec, "--north", spec]
             run = subprocess.run([str(binary / "mancala-play"), *flags, *players, str(record)], capture_output=True, text=True)
