@@ -46,7 +46,18 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ab_strength import GAMES, GAME_OPTIONS, MAX_PLIES, ROOT, board, build_new, build_old, opening_of, result  # noqa: E402
+from ab_strength import (  # noqa: E402
+    GAMES,
+    GAME_OPTIONS,
+    MAX_PLIES,
+    ROOT,
+    add_match_flags,
+    board,
+    build_new,
+    build_old,
+    opening_of,
+    result,
+)
 
 
 def build_judge() -> Path:
@@ -147,17 +158,10 @@ HEADER = f"{'game':<15} {'asked':>6} {'judged':>6} {'better':>6} {'equal':>6} {'
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--old", default="e960f4b", help="the revision to compare with (default e960f4b)")
+    add_match_flags(parser)
     parser.add_argument("--games", type=int, default=40, help="games of each game played for positions (default 40)")
     parser.add_argument("--ms", type=int, default=100, help="milliseconds a move for both builds (default 100)")
     parser.add_argument("--judge-ms", type=int, default=2000, help="milliseconds the judge analyses a position (default 2000)")
-    parser.add_argument("--game", action="append", choices=GAMES, help="repeatable; default all four")
-    parser.add_argument("--jobs", type=int, default=1, help="games at once (default 1)")
-    parser.add_argument("--opening", type=int, default=4, help="random plies opening each pair (default 4)")
-    parser.add_argument("--option", action="append", default=[], metavar="WORD",
-                        help="a variant option for every game asked for (repeatable), e.g. single-round")
-    parser.add_argument("--old-bin", type=Path, help="a directory holding the old build's mancala-play (no build)")
-    parser.add_argument("--new-bin", type=Path, help="the same for this build's mancala-play and mancala-render")
     args = parser.parse_args()
 
     new = args.new_bin or build_new()

@@ -208,21 +208,27 @@ def pairs(outcomes: list[str]) -> str:
     return f"{points.count(4)}/{len(points) - points.count(4) - points.count(0)}/{points.count(0)}"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def add_match_flags(parser: argparse.ArgumentParser) -> None:
+    """The flags this script shares with `ab_judge.py`: which builds, which
+    games, and how the games open."""
     parser.add_argument("--old", default="e960f4b", help="the revision to play against (default e960f4b)")
-    parser.add_argument("--games", type=int, default=400, help="games of each game (default 400)")
-    parser.add_argument("--ms", type=int, default=100, help="milliseconds a move: the old build's, and the new's unless --new-ms (default 100)")
-    parser.add_argument("--new-ms", type=int, metavar="MS", help="the new build's milliseconds a move (default --ms)")
     parser.add_argument("--game", action="append", choices=GAMES, help="repeatable; default all four")
     parser.add_argument("--jobs", type=int, default=1, help="games at once (default 1)")
     parser.add_argument("--opening", type=int, default=4, help="random plies opening each pair (default 4)")
-    parser.add_argument("--balanced", type=int, metavar="DEPTH",
-                        help="only openings this build's mancala-analyze at DEPTH rates within a seed of level")
     parser.add_argument("--option", action="append", default=[], metavar="WORD",
                         help="a variant option for every game asked for (repeatable), e.g. single-round")
     parser.add_argument("--old-bin", type=Path, help="a directory holding the old build's mancala-play (no build)")
     parser.add_argument("--new-bin", type=Path, help="the same for this build's mancala-play and mancala-render")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_match_flags(parser)
+    parser.add_argument("--games", type=int, default=400, help="games of each game (default 400)")
+    parser.add_argument("--ms", type=int, default=100, help="milliseconds a move: the old build's, and the new's unless --new-ms (default 100)")
+    parser.add_argument("--new-ms", type=int, metavar="MS", help="the new build's milliseconds a move (default --ms)")
+    parser.add_argument("--balanced", type=int, metavar="DEPTH",
+                        help="only openings this build's mancala-analyze at DEPTH rates within a seed of level")
     args = parser.parse_args()
 
     new = args.new_bin or build_new()
