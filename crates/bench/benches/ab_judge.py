@@ -48,14 +48,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ab_strength import (  # noqa: E402
     GAMES,
-    GAME_OPTIONS,
     MAX_PLIES,
     ROOT,
     add_match_flags,
     board,
     build_new,
     build_old,
+    next_ply,
     opening_of,
+    options_of,
+    pair_of,
     result,
 )
 
@@ -106,11 +108,9 @@ def last_move(text: str) -> str:
 
 
 def play(game: str, number: int, new: Path, old: Path, judge: Path, args: argparse.Namespace, tally: Tally) -> None:
-    new_side = "south" if number % 2 == 0 else "north"
-    seed = 1 + number // 2
+    new_side, seed = pair_of(number)
     spec = f"alphabeta:ms={args.ms}"
-    flags = ["--quiet", "--plies", "1", "--seed", str(seed), "--south", spec, "--north", spec]
-    options = [w for word in GAME_OPTIONS.get(game, []) + args.option for w in ("--option", word)]
+    options = options_of(game, args.option)
     with tempfile.TemporaryDirectory() as tmp:
         record, by_new, by_old = (Path(tmp) / name for name in ("before.mgn", "new.mgn", "old.mgn"))
         text = opening_of(game, options, seed, new, args.opening, None)
@@ -121,11 +121,11 @@ def play(game: str, number: int, new: Path, old: Path, judge: Path, args: argpar
             diagram, side = board(new / "mancala-render", record)
             texts = {}
             for binary, out in ((new, by_new), (old, by_old)):
-                run = subprocess.run([str(binary / "mancala-play"), *flags, str(record)], capture_output=True, text=True)
-                if run.returncode != 0 or run.stdout == text:
-                    return  # an undecided or refused move: the game stops here
-                out.write_text(run.stdout)
-                texts[out] = run.stdout
+                continued = next_ply(binary, seed, spec, record, text)
+                if continued is None:
+                    return
+                out.write_text(continued)
+                texts[out] = continued
             with tally.lock:
                 tally.asked += 1
             moves = (last_move(texts[by_new]), last_move(texts[by_old]))

@@ -149,6 +149,29 @@ def opening_of(game: str, options: list[str], seed: int, new: Path, opening: int
     sys.exit(f"{game}: no balanced opening found from seed {seed}")
 
 
+def pair_of(number: int) -> tuple[str, int]:
+    """Game `number`'s side for the new build and its seed: games 2k and
+    2k+1 share a seed, and so an opening; the new build is South in the
+    even one."""
+    return ("south" if number % 2 == 0 else "north"), 1 + number // 2
+
+
+def options_of(game: str, extra: list[str]) -> list[str]:
+    """`mancala-play`'s option flags for `game`: its own, then `extra`."""
+    return [w for word in GAME_OPTIONS.get(game, []) + extra for w in ("--option", word)]
+
+
+def next_ply(binary: Path, seed: int, spec: str, record: Path, text: str) -> str | None:
+    """`text` (held in `record`) continued by one ply of `binary`'s
+    `mancala-play`, both sides played by `spec`; `None` where the game stops
+    there: a move undecided under the lap budget, or one refused."""
+    flags = ["--quiet", "--plies", "1", "--seed", str(seed), "--south", spec, "--north", spec]
+    run = subprocess.run([str(binary / "mancala-play"), *flags, str(record)], capture_output=True, text=True)
+    if run.returncode != 0 or run.stdout == text:
+        return None
+    return run.stdout
+
+
 def play(
     game: str,
     number: int,
@@ -161,10 +184,8 @@ def play(
 ) -> str:
     """One game, `specs` the new build's player and the old's; the new
     build's outcome: `win`, `draw` or `loss`."""
-    new_side = "south" if number % 2 == 0 else "north"
-    seed = 1 + number // 2
-    flags = ["--quiet", "--plies", "1", "--seed", str(seed)]
-    options = [w for word in GAME_OPTIONS.get(game, []) + extra for w in ("--option", word)]
+    new_side, seed = pair_of(number)
+    options = options_of(game, extra)
     with tempfile.TemporaryDirectory() as tmp:
         record = Path(tmp) / "game.txt"
         # The pair's opening, the same random plies in both of its games.
@@ -175,12 +196,10 @@ def play(
                 break
             _, side = board(new / "mancala-render", record)
             binary, spec = (new, specs[0]) if side == new_side else (old, specs[1])
-            players = ["--south", spec, "--north", spec]
-            run = subprocess.run([str(binary / "mancala-play"), *flags, *players, str(record)], capture_output=True, text=True)
-            if run.returncode != 0 or run.stdout == text:
-                # An undecided move or a refused one: the game stops here.
+            continued = next_ply(binary, seed, spec, record, text)
+            if continued is None:
                 break
-            text = run.stdout
+            text = continued
         res = result(text)
     # Results are the final scores, South's first (`14-34`); `*` unfinished.
     m = re.fullmatch(r"(\d+)-(\d+)", res)
