@@ -1193,7 +1193,7 @@ impl Sower<'_> {
             // Kept to put back: the laps are sown on `(b, st)` itself.
             let (board, stores) = (*b, *st);
             match self.plain_laps(b, st, start) {
-                Some(laps) if laps <= self.budget => return Some(laps),
+                Some(laps) if self.within_budget(laps) => return Some(laps),
                 Some(_) => {
                     (*b, *st) = (board, stores);
                     return None;
@@ -1219,11 +1219,19 @@ impl Sower<'_> {
     /// cycle, are rare.
     const SHORT_MOVE: u64 = 64;
 
+    /// Whether lap number `laps` (a move's last, or the lap-start state
+    /// that repeats an earlier one) is within the lap budget: the one
+    /// bound on a move, past which it is undecided.
+    #[inline(always)]
+    fn within_budget(&self, laps: u64) -> bool {
+        laps <= self.budget
+    }
+
     /// A move whose last lap, number `laps`, left `(b, st)`: finite within
     /// the lap budget, else undecided.
     #[inline]
     fn ended(&self, b: Board, st: [u8; 2], laps: u64) -> Result<Sown, Unending> {
-        if laps <= self.budget {
+        if self.within_budget(laps) {
             Ok(Sown {
                 board: b,
                 stores: st,
@@ -1257,7 +1265,7 @@ impl Sower<'_> {
             if h == tortoise.1 && b == tortoise.0 {
                 let mu = self.tail_length(board, stores, start, lam);
                 let first_repeat = mu + lam;
-                return Err(if first_repeat <= self.budget {
+                return Err(if self.within_budget(first_repeat) {
                     Unending::Endless {
                         first_repeat,
                         cycle: lam,
