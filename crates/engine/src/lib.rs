@@ -73,6 +73,15 @@ pub trait Player: fmt::Debug + Send {
     /// as a [`PlayerSpec`].
     fn name(&self) -> String;
 
+    /// Limits the time of its next searches to `time` (a match's clock:
+    /// what is left of it, shared out), on top of its own budget, whichever
+    /// is shorter; `None` lifts the limit. Its name, and so its record tag,
+    /// stay those of its own settings. Players that do not search take no
+    /// time to speak of, and ignore it.
+    fn limit_time(&mut self, time: Option<Duration>) {
+        let _ = time;
+    }
+
     /// Statistics of the last search, for players that search.
     fn info(&self) -> Option<SearchInfo> {
         None

@@ -102,6 +102,60 @@ pub struct Args {
     /// with --format json, one JSON object a line.
     #[arg(long, value_enum, value_name = "WHAT")]
     pub list: Option<crate::meta::Listing>,
+    /// An engine match of N game pairs between --south (the first engine)
+    /// and --north: each pair plays one opening twice, colours reversed;
+    /// the summary is per engine, with the Elo difference and --sprt.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["records", "games", "first_game", "moves", "plies"], help_heading = "Engine matches")]
+    pub pairs: Option<u64>,
+    /// Openings of a match: the records or set-ups of FILE (MGN or JSON),
+    /// each played on from its end, one a pair, cycled.
+    #[arg(long, value_name = "FILE", requires = "pairs", conflicts_with_all = ["game", "options", "opening_plies"], help_heading = "Engine matches")]
+    pub openings: Option<std::path::PathBuf>,
+    /// Openings of a match: N random plies from the start, drawn from
+    /// --seed for each pair (0: every pair from the start).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        requires = "pairs",
+        help_heading = "Engine matches"
+    )]
+    pub opening_plies: usize,
+    /// Keep only generated openings that a depth-6 analysis rates within
+    /// MARGIN seeds for the side to move (drawn again otherwise).
+    #[arg(long, value_name = "MARGIN", requires = "opening_plies", value_parser = non_negative, help_heading = "Engine matches")]
+    pub balanced: Option<f64>,
+    /// Time control of a match: a clock `BASE+INC` in seconds (`10+0.1`),
+    /// or `st=T`, T seconds a move. A move past its time (and
+    /// --time-margin) loses the game on time.
+    #[arg(
+        long,
+        value_name = "TC",
+        requires = "pairs",
+        help_heading = "Engine matches"
+    )]
+    pub tc: Option<crate::matches::TimeControl>,
+    /// Milliseconds a move may overrun its time before it loses.
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 50,
+        requires = "tc",
+        help_heading = "Engine matches"
+    )]
+    pub time_margin: u64,
+    /// Stop a match once a sequential probability ratio test decides:
+    /// `elo0=0,elo1=5` (alpha and beta 0.05 unless given:
+    /// `elo0=0,elo1=5,alpha=0.05,beta=0.1`).
+    #[arg(
+        long,
+        value_name = "TEST",
+        requires = "pairs",
+        help_heading = "Engine matches"
+    )]
+    pub sprt: Option<crate::stats::Sprt>,
+    #[command(flatten)]
+    pub jobs: crate::flags::JobsFlag,
     /// No progress bar and no summary on stderr.
     #[arg(short, long)]
     pub quiet: bool,
@@ -111,6 +165,14 @@ pub struct Args {
     pub lap_budget: LapBudgetFlag,
     #[command(flatten)]
     pub meta: crate::meta::MetaArgs,
+}
+
+/// A margin in seeds: a number, at least 0.
+fn non_negative(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|m| m.is_finite() && *m >= 0.0)
+        .ok_or_else(|| format!("`{text}` is not a number of seeds (0 or more)"))
 }
 
 /// A player as the command line names it.
@@ -163,7 +225,7 @@ impl Seat {
 }
 
 /// SplitMix64: independent seeds for each game and seat from one `--seed`.
-fn mix(seed: u64, salt: u64) -> u64 {
+pub(crate) fn mix(seed: u64, salt: u64) -> u64 {
     let mut z = seed
         .wrapping_add(salt.wrapping_mul(0x9e37_79b9_7f4a_7c15))
         .wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -173,28 +235,28 @@ fn mix(seed: u64, salt: u64) -> u64 {
 }
 
 /// A game being played, with the record it is writing.
-struct Session {
+pub(crate) struct Session {
     /// The game's number in the run, from 1, for messages.
     number: usize,
-    game: Game,
-    record: Record,
+    pub(crate) game: Game,
+    pub(crate) record: Record,
     /// The game, item count and text size the session started from, for
     /// `undo`.
     base: (Game, usize, usize),
     plies_added: usize,
-    plies_total: usize,
+    pub(crate) plies_total: usize,
     /// Stopped unfinished at `--max-plies`.
     capped: bool,
     /// At least the bytes of the record's text (see [`MAX_RECORD_BYTES`]).
-    text_bytes: usize,
+    pub(crate) text_bytes: usize,
 }
 
 /// A game is stopped before its record passes the size the tools read
 /// (their reader's limit), so that what play writes reads back. Counted as
 /// it is played, each ply at its longest (see [`Session::play`]); a
 /// ply's items take at most [`MAX_PLY_BYTES`].
-const MAX_RECORD_BYTES: usize = mancala_notation::DEFAULT_MAX_GAME_BYTES;
-const MAX_PLY_BYTES: usize = 256;
+pub(crate) const MAX_RECORD_BYTES: usize = mancala_notation::DEFAULT_MAX_GAME_BYTES;
+pub(crate) const MAX_PLY_BYTES: usize = 256;
 
 /// Bytes of the decimal digits of `n`.
 fn digits(n: usize) -> usize {
@@ -202,7 +264,7 @@ fn digits(n: usize) -> usize {
 }
 
 impl Session {
-    fn new(number: usize, game: Game, record: Record, plies_total: usize) -> Session {
+    pub(crate) fn new(number: usize, game: Game, record: Record, plies_total: usize) -> Session {
         // The tags still to come (`Continued`, `Result`, `Termination`)
         // take less than a ply's room.
         let text_bytes = record.to_string().len() + MAX_PLY_BYTES;
@@ -239,7 +301,7 @@ impl Session {
 
     /// Lets `player` choose a move and play it on the game (sown once:
     /// see [`Player::play`]), and records it when it stands.
-    fn play_engine(&mut self, player: &mut dyn Player) -> Option<Played> {
+    pub(crate) fn play_engine(&mut self, player: &mut dyn Player) -> Option<Played> {
         let before = *self.game.position();
         let played = player.play(&mut self.game)?;
         if let Ok(report) = &played.report {
@@ -280,7 +342,7 @@ impl Session {
     }
 
     /// Sets the result and end reason from the game's state.
-    fn close(&mut self) {
+    pub(crate) fn close(&mut self) {
         match self.game.outcome() {
             Some(outcome) => {
                 self.record.result = GameResult::Score(outcome.score[0], outcome.score[1]);
@@ -716,7 +778,7 @@ fn decided_moves(game: &Game) -> (Vec<Move>, Vec<(Move, PlayError)>) {
 /// Why an engine found no move in an unfinished game: the side to move's
 /// legal moves are unknown, or each of them is refused by the game (what
 /// follows it is undecided); the move refused comes with its error.
-fn why_no_move(game: &Game) -> Option<(Option<Move>, PlayError)> {
+pub(crate) fn why_no_move(game: &Game) -> Option<(Option<Move>, PlayError)> {
     match game.position().legal_moves() {
         Err(e) => Some((None, e)),
         Ok(moves) => moves
@@ -729,7 +791,7 @@ fn why_no_move(game: &Game) -> Option<(Option<Move>, PlayError)> {
 /// the ply and the side whose moves could not be decided: the side to move
 /// (`mv` is `None`, or the undecided move is its own), or its opponent
 /// when `mv` was played but whether the opponent can move then is unknown.
-fn undecided_note(session: &Session, mv: Option<Move>, e: &PlayError) -> String {
+pub(crate) fn undecided_note(session: &Session, mv: Option<Move>, e: &PlayError) -> String {
     let side = session.game.position().to_move();
     let ply = session.plies_total + 1;
     let game = session.number;
@@ -761,7 +823,7 @@ fn rounds_hint(rules: Rules) -> &'static str {
 }
 
 /// What a run of `rules` plays: `matches` of rounds, or `games`.
-fn noun(rules: Rules) -> &'static str {
+pub(crate) fn noun(rules: Rules) -> &'static str {
     if rules.plays_rounds() {
         "matches"
     } else {
@@ -854,6 +916,9 @@ pub fn run(args: &Args) -> io::Result<u8> {
         crate::meta::write_listing(listing, args.format, &mut out)?;
         out.flush()?;
         return Ok(EXIT_OK);
+    }
+    if let Some(pairs) = args.pairs {
+        return crate::matches::run(args, pairs);
     }
     let seats_for = |salt: u64| -> Result<[Seat; 2], String> {
         Ok([
