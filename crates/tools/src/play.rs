@@ -329,16 +329,48 @@ impl Session {
             Side::North if after_south => 0,
             Side::North => digits(self.plies_total / 2 + 1) + 4,
         };
-        self.text_bytes += canonical.to_string().len() + 1;
+        // The move's text (`E:ccw`), counted, not written out.
+        self.text_bytes += 1 + canonical.dir.map_or(0, |dir| 1 + dir.as_str().len()) + 1;
         if gained > 0 {
             self.text_bytes += 1 + digits(gained as usize);
         }
+        self.record_markers(report);
+        self.plies_added += 1;
+        self.plies_total += 1;
+    }
+
+    /// Appends the round markers of the rounds `report` begins.
+    fn record_markers(&mut self, report: &PlayReport) {
         for round in check::rounds_begun(report) {
             self.record.items.push(Item::Round { round });
             self.text_bytes += 2 + digits(round as usize);
         }
-        self.plies_added += 1;
-        self.plies_total += 1;
+    }
+
+    /// Lets `player` play its move unsettled ([`Player::play_unsettled`])
+    /// and records it; `None` when the player asks for the game settled
+    /// first ([`Session::settle`]). A move that ended the game or round
+    /// by itself is settled at once, its markers recorded.
+    fn play_unsettled(&mut self, player: &mut dyn Player) -> Option<Result<(), PlayError>> {
+        let before = *self.game.position();
+        let (mv, gained) = player.play_unsettled(&mut self.game)?;
+        let report = PlayReport {
+            gained,
+            ..PlayReport::default()
+        };
+        self.record(&before, mv, &report);
+        if self.game.ended_unsettled() {
+            return Some(self.settle());
+        }
+        Some(Ok(()))
+    }
+
+    /// Settles what a move played unsettled left open (nothing, when the
+    /// game is settled), recording the markers of the rounds it begins.
+    fn settle(&mut self) -> Result<(), PlayError> {
+        let report = self.game.settle()?;
+        self.record_markers(&report);
+        Ok(())
     }
 
     /// Sets the result and end reason from the game's state.
@@ -474,14 +506,37 @@ impl Tool<'_> {
         }
         let budget = self.args.plies.unwrap_or(usize::MAX);
         let mut added = 0;
-        while session.game.outcome().is_none() && added < budget && !self.interrupted() {
-            if session.text_bytes + MAX_PLY_BYTES > MAX_RECORD_BYTES {
+        // Engines without a person at the board may play unsettled
+        // (the random player sows its move once: see
+        // `Player::play_unsettled`), under the default lap budget only,
+        // where settling later cannot refuse a move played.
+        let human = seats.iter().any(|s| matches!(s, Seat::Human));
+        let unsettled =
+            !human && session.game.position().rules().lap_budget() == DEFAULT_LAP_BUDGET;
+        // Just settled, at the player's asking: it plays settled.
+        let mut settled = false;
+        let stop = loop {
+            if session.game.outcome().is_some() || added >= budget || self.interrupted() {
+                break None;
+            }
+            // A stop for size or --max-plies is only a stop in a game
+            // that is not over: settled first, it may be.
+            let full = session.text_bytes + MAX_PLY_BYTES > MAX_RECORD_BYTES;
+            if full || session.plies_total >= self.args.max_plies {
+                if let Err(e) = session.settle() {
+                    break Some(e);
+                }
+                if session.game.outcome().is_some() {
+                    break None;
+                }
+            }
+            if full {
                 self.report(&format!(
                     "note: game {} stopped after {}: its record would pass the {MAX_RECORD_BYTES} bytes the tools read\n",
                     session.number,
                     plural(session.plies_total as u64, "ply")
                 ))?;
-                break;
+                break None;
             }
             if session.plies_total >= self.args.max_plies {
                 session.capped = true;
@@ -494,12 +549,33 @@ impl Tool<'_> {
                         rounds_hint(rules)
                     ))?;
                 }
-                break;
+                break None;
             }
             let side = session.game.position().to_move();
+            if unsettled
+                && !settled
+                && let Seat::Engine(player, _) = &mut seats[side.index()]
+            {
+                match session.play_unsettled(player.as_mut()) {
+                    Some(Ok(())) => {
+                        added += 1;
+                        continue;
+                    }
+                    Some(Err(e)) => break Some(e),
+                    // Settled, the game may be over, or another side
+                    // may be to move (a round ended): asked again.
+                    None => {
+                        if let Err(e) = session.settle() {
+                            break Some(e);
+                        }
+                        settled = true;
+                        continue;
+                    }
+                }
+            }
+            settled = false;
             // With a person at the board, each move is told in words: its
             // steps are gathered as it is sown.
-            let human = seats.iter().any(|s| matches!(s, Seat::Human));
             let mut steps = seat::MoveSteps::default();
             let before = *session.game.position();
             let (mv, played) = match &mut seats[side.index()] {
@@ -519,12 +595,12 @@ impl Tool<'_> {
                         if let Some((mv, e)) = why_no_move(&session.game) {
                             self.report(&undecided_note(session, mv, &e))?;
                         }
-                        break;
+                        break None;
                     }
                 },
                 Seat::Human => match self.ask_human(session, side)? {
                     HumanTurn::Move(mv) => (mv, session.play_observed(mv, &mut steps)),
-                    HumanTurn::Quit => break,
+                    HumanTurn::Quit => break None,
                     HumanTurn::Undone => continue,
                 },
             };
@@ -539,7 +615,7 @@ impl Tool<'_> {
                     },
                 ) => {
                     self.report(&undecided_note(session, Some(mv), &e))?;
-                    break;
+                    break None;
                 }
                 Err(e) => {
                     return Err(io::Error::other(format!(
@@ -552,6 +628,13 @@ impl Tool<'_> {
                 self.report(&seat::move_note(side, shown, &before, &report, &steps))?;
             }
             added += 1;
+        };
+        // What the last move played unsettled left open is settled (a
+        // game stopped early, by --plies, still ends where it ended).
+        let stop = stop.or_else(|| session.settle().err());
+        if let Some(e) = stop {
+            // The lap budget's verdict on what an unsettled move left open.
+            self.report(&undecided_note(session, None, &e))?;
         }
         session.close();
         if seats.iter().any(|s| matches!(s, Seat::Human)) {
