@@ -1042,7 +1042,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     };
     let mut summary = Summary::default();
     let mut last_seats = None;
-    let mut new_game_rules = None;
+    let mut summary_rules = None;
     let mut unreadable = false;
     if args.records.is_empty() {
         let rules = match new_rules(args) {
@@ -1052,7 +1052,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 return Ok(EXIT_FAILURE);
             }
         };
-        new_game_rules = Some(rules);
+        summary_rules = Some(rules);
         // A person at the board needs no bar; a single game gets its
         // spinner and elapsed time, cleared when it ends.
         tool.progress = Progress::new(Some(args.games as u64), noun(rules), !args.quiet && !humans);
@@ -1177,6 +1177,11 @@ pub fn run(args: &Args) -> io::Result<u8> {
                         .map_err(io::Error::other)?;
                 }
                 tool.write_record(&session.record)?;
+                summary.add(&session);
+                // The summary names the players and game of the last
+                // record, as a fresh run's does.
+                summary_rules = Some(session.game.position().rules());
+                last_seats = Some(seats);
             } else {
                 tool.invalid += 1;
             }
@@ -1190,7 +1195,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     if summary.games > 1
         && !args.quiet
         && let Some(seats) = &last_seats
-        && let Some(rules) = new_game_rules
+        && let Some(rules) = summary_rules
     {
         let line = summary.line(seats, rules, args.max_plies, args.format);
         output::error_line(line.trim_end());
