@@ -288,7 +288,7 @@ fn read_openings(args: &Args, color: bool) -> Result<Vec<Opening>, (String, u8)>
         };
         return Err((
             format!("error: {}: {why} game to open with", path.display()),
-            EXIT_INVALID.max(if bad > 0 { EXIT_INVALID } else { EXIT_FAILURE }),
+            EXIT_INVALID,
         ));
     }
     Ok(openings)

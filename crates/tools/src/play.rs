@@ -47,6 +47,9 @@ Examples:
   mancala-play --game olinda-keliya --moves 'E:ccw a G' --plies 0
   mancala-validate game.mgn | mancala-play - --plies 10     continue a record
   mancala-play --game rio-kadalis --south human              play at the terminal
+  mancala-play --pairs 10 --south alphabeta:depth=3 --north greedy --opening-plies 4   a match
+  mancala-play --pairs 10 --south alphabeta:depth=3 --north greedy --sprt elo0=0,elo1=100
+  mancala-play --pairs 4 --south alphabeta:depth=4 --north mcts:playouts=200 --tc 5+0.05 -j 2
 
 Exit status: 0 ok, 1 an input record or a --moves move is invalid, 2 usage or I/O error.";
 
@@ -64,6 +67,10 @@ Exit status: 0 ok, 1 an input record or a --moves move is invalid, 2 usage or I/
         .help("A variant option of new games (repeatable): e.g. `seeds=5`, `series-capture`, `rounds=5`; --help lists them.")
         .conflicts_with("records")),
     mut_arg("color", |a| a.help("When to colour diagrams and error reports on stderr.")),
+    mut_arg("jobs", |a| a
+        .help("Worker threads of a match, 1 to 256 (default: all cores); the records keep the pairs' order")
+        .requires("pairs")
+        .help_heading("Engine matches")),
 )]
 pub struct Args {
     /// Records to continue (`-` for stdin): each is played on from its last
