@@ -754,6 +754,29 @@ fn match_openings_from_records_and_the_sprt_stop() {
     assert_eq!(first_moves(played[4]), first_moves(given[0]));
     let checked = run("mancala-validate", &["-q"], out.stdout.as_bytes());
     assert_eq!(checked.code, 0, "{}", checked.snapshot());
+    // An invalid opening is reported as the validator reports it and left
+    // out; the match is played from the others, and exits 1.
+    let mixed = common::scratch("match-openings").join("mixed.mgn");
+    std::fs::write(
+        &mixed,
+        format!("[Game \"olowuka\"]\n\n1. A a a *\n\n{}", openings.stdout),
+    )
+    .unwrap();
+    let out = run(
+        "mancala-play",
+        &[
+            "--pairs",
+            "2",
+            "--openings",
+            mixed.to_str().unwrap(),
+            "--south",
+            "greedy",
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 1, "{}", out.snapshot());
+    assert!(out.stderr.contains(":3:"), "{}", out.stderr);
+    assert_eq!(out.stdout.matches("[Game").count(), 4);
 }
 
 /// A clock too short for the game: a move past it loses on time, the

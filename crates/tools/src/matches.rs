@@ -220,11 +220,11 @@ fn generated_opening(
 }
 
 /// The openings of `--openings`: every valid, unfinished record (or
-/// set-up) of the files, in order; the others are reported. `Err` when the
-/// files cannot be read or hold no opening.
-fn read_openings(args: &Args, color: bool) -> Result<Vec<Opening>, (String, u8)> {
+/// set-up) of the files, in order, and how many were invalid (each
+/// reported). `Err` when the files cannot be read or hold no opening.
+fn read_openings(args: &Args, color: bool) -> Result<(Vec<Opening>, usize), (String, u8)> {
     let Some(path) = &args.openings else {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), 0));
     };
     let names: Vec<InputName> = input::inputs(std::slice::from_ref(path));
     let mut openings = Vec::new();
@@ -291,7 +291,7 @@ fn read_openings(args: &Args, color: bool) -> Result<Vec<Opening>, (String, u8)>
             EXIT_INVALID,
         ));
     }
-    Ok(openings)
+    Ok((openings, bad))
 }
 
 /// How a game of the match ended, for the first engine.
@@ -743,14 +743,19 @@ pub fn run(args: &Args, pairs: u64) -> io::Result<u8> {
         }
     }
     let specs = [specs[0], specs[1]];
+    for text in [&args.players.south, &args.players.north] {
+        if let Some(warning) = crate::play::deep_search_warning(text) {
+            output::error_line(&warning);
+        }
+    }
     // The record tags name each engine with its own settings (a clock
     // does not change them: the TimeControl tag says it).
     let names = specs.map(|spec| match spec.seed {
         Some(seed) => format!("{} seed={seed}", spec.build(0).name()),
         None => spec.build(0).name(),
     });
-    let openings = match read_openings(args, color) {
-        Ok(openings) => openings,
+    let (openings, invalid_openings) = match read_openings(args, color) {
+        Ok(read) => read,
         Err((message, code)) => {
             output::error_line(&message);
             return Ok(code);
@@ -838,6 +843,13 @@ pub fn run(args: &Args, pairs: u64) -> io::Result<u8> {
     if failed {
         return Ok(EXIT_FAILURE);
     }
+    // An invalid opening was reported and left out: the match was played
+    // without it, and the exit status says so.
+    let code = if invalid_openings > 0 {
+        EXIT_INVALID
+    } else {
+        EXIT_OK
+    };
     if !args.quiet {
         if let Some(verdict) = stopped
             && args.format == Format::Text
@@ -851,7 +863,7 @@ pub fn run(args: &Args, pairs: u64) -> io::Result<u8> {
         let text = summary(&m, &tally, stopped, args.format);
         output::error_line(text.trim_end());
     }
-    Ok(EXIT_OK)
+    Ok(code)
 }
 
 /// Writes a record as `format` asks, records in MGN parted by a blank line.

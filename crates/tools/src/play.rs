@@ -231,6 +231,11 @@ impl Seat {
     }
 }
 
+/// A warning for a search that may run for hours, if `text` asks for one.
+pub(crate) fn deep_search_warning(text: &str) -> Option<String> {
+    Seat::deep_search_warning(text)
+}
+
 /// SplitMix64: independent seeds for each game and seat from one `--seed`.
 pub(crate) fn mix(seed: u64, salt: u64) -> u64 {
     let mut z = seed
