@@ -96,8 +96,11 @@ fn stdin_is_a_file() -> bool {
 /// The inputs of a command line: none means stdin; a directory means the
 /// record files under it ([`RECORD_EXTENSIONS`]), recursively, in path
 /// order as ripgrep sorts them (by name at each level), hidden files and
-/// directories (`.name`) and links to directories skipped, as ripgrep
-/// skips them.
+/// directories (`.name`) and links skipped, as ripgrep skips them. Only
+/// regular files are read from a walk: a FIFO, socket or device named like
+/// a record is skipped with a note on stderr (a FIFO could wait for ever,
+/// a device never end). What the command line names itself is read
+/// whatever it is: a FIFO, `-`, a link.
 #[must_use]
 pub fn inputs(files: &[PathBuf]) -> Vec<InputName> {
     if files.is_empty() {
@@ -133,14 +136,54 @@ fn walk(dir: &Path, names: &mut Vec<InputName>) {
             continue;
         }
         let path = entry.path();
+        // The entry's own type: a link is not followed.
         match entry.file_type() {
             Ok(kind) if kind.is_dir() => walk(&path, names),
-            // A link is followed to a file, not to a directory.
-            Ok(kind) if kind.is_symlink() && path.is_dir() => {}
-            _ if is_record_file(&path) => names.push(InputName::new(path)),
-            _ => {}
+            _ if !is_record_file(&path) => {}
+            Ok(kind) if kind.is_file() => names.push(InputName::new(path)),
+            Ok(kind) => skipped(&path, &not_regular(kind)),
+            // Vanished since the listing, or unreadable: reading it says why.
+            Err(_) => names.push(InputName::new(path)),
         }
     }
+}
+
+/// What a directory entry that is not a regular file is, for its note.
+fn not_regular(kind: fs::FileType) -> String {
+    if kind.is_symlink() {
+        "a symbolic link (links are not followed; name it to read it)".to_owned()
+    } else {
+        format!("not a regular file ({})", special_kind(kind))
+    }
+}
+
+#[cfg(unix)]
+fn special_kind(kind: fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else {
+        "of another kind"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_: fs::FileType) -> &'static str {
+    "of another kind"
+}
+
+/// The note for a file a walk leaves unread.
+fn skipped(path: &Path, why: &str) {
+    crate::output::error_line(&format!(
+        "note: skipping {}: {why}",
+        crate::diagnostic::escape_controls(&path.to_string_lossy())
+    ));
 }
 
 fn is_record_file(path: &Path) -> bool {
