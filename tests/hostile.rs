@@ -175,7 +175,8 @@ fn render_writes_each_game_as_soon_as_it_is_drawn() {
             }
         }
     });
-    // The reader cuts a game at the next game's first line.
+    // The next game's first line comes with the first game (its result
+    // alone would release it too: tests/pipeline.rs).
     stdin.write_all(GAME.as_bytes()).unwrap();
     stdin.write_all(b"\n[Game \"olowuka\"]\n").unwrap();
     stdin.flush().unwrap();

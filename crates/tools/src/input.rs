@@ -233,13 +233,26 @@ enum Texts {
 }
 
 impl Texts {
-    fn open(name: &InputName) -> io::Result<(Form, Texts)> {
+    /// The input opened, with its form and whether it may wait for its
+    /// producer (then an MGN game goes as soon as its result is read and
+    /// nothing more is at hand, `Reader::waiting_input`).
+    fn open(name: &InputName) -> io::Result<(Form, Texts, bool)> {
+        let may_wait = !name.never_waits();
         let (form, input) = with_form(name.open()?)?;
         let texts = match form {
+            Form::Mgn if may_wait => Texts::Mgn(Reader::new(input).waiting_input()),
             Form::Mgn => Texts::Mgn(Reader::new(input)),
             Form::Json => Texts::Json(JsonReader::new(input)),
         };
-        Ok((form, texts))
+        Ok((form, texts, may_wait))
+    }
+
+    /// Everything the input gave so far has been read.
+    fn at_rest(&self) -> bool {
+        match self {
+            Texts::Mgn(reader) => reader.at_rest(),
+            Texts::Json(reader) => reader.at_rest(),
+        }
     }
 
     fn next(&mut self) -> Option<io::Result<GameText>> {
@@ -260,6 +273,10 @@ pub struct SourcedGame {
     /// MGN, or a JSON record.
     pub form: Form,
     pub text: GameText,
+    /// The input may wait for its producer and had nothing more at hand
+    /// after this game: what was made of it should be flushed now, not
+    /// when the next game comes.
+    pub input_waits: bool,
 }
 
 impl SourcedGame {
@@ -315,8 +332,9 @@ pub struct Games {
     never_waits: bool,
     /// The index of the next input to open.
     next_input: usize,
-    /// The input being read: its index, form and game texts.
-    reading: Option<(usize, Form, Texts)>,
+    /// The input being read: its index, form, game texts, and whether it
+    /// may wait for its producer.
+    reading: Option<(usize, Form, Texts, bool)>,
     /// Games read so far.
     number: usize,
 }
@@ -349,7 +367,7 @@ impl Iterator for Games {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            if let Some((input, form, texts)) = &mut self.reading {
+            if let Some((input, form, texts, may_wait)) = &mut self.reading {
                 let input = *input;
                 match texts.next() {
                     Some(Ok(text)) => {
@@ -359,6 +377,7 @@ impl Iterator for Games {
                             number: self.number,
                             form: *form,
                             text,
+                            input_waits: *may_wait && texts.at_rest(),
                         }));
                     }
                     // An input that fails is read no further.
@@ -373,7 +392,9 @@ impl Iterator for Games {
             let name = self.names.get(input)?;
             self.next_input += 1;
             match Texts::open(name) {
-                Ok((form, texts)) => self.reading = Some((input, form, texts)),
+                Ok((form, texts, may_wait)) => {
+                    self.reading = Some((input, form, texts, may_wait));
+                }
                 Err(error) => return Some(Err(InputError { input, error })),
             }
         }
