@@ -618,3 +618,31 @@ fn output_dir_replaces_a_file_only_when_forced() {
     assert_eq!(std::fs::read(&third).unwrap(), drawn);
     assert_eq!(names_in(&dir), written, "no temporary file left");
 }
+
+/// A write that fails (here a file size limit, as a full disk would)
+/// leaves neither a partial document nor the temporary file, and exits 2.
+#[cfg(unix)]
+#[test]
+fn a_failed_write_leaves_no_partial_document() {
+    let dir = scratch("output-dir-failed-write");
+    let render = common::bin("mancala-render");
+    // SIGXFSZ ignored, a file of more than 4 KiB fails with EFBIG.
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 8; exec '{}' --format html --output-dir '{}' fixtures/pictures/olowuka.mgn",
+        render.display(),
+        dir.display()
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!("cannot write {}/game-001.html", dir.display())),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+    assert_eq!(names_in(&dir), Vec::<String>::new(), "nothing left behind");
+}
