@@ -570,6 +570,9 @@ fn a_directory_walk_reads_regular_files_only() {
         };
         assert_eq!(games, 1, "{tool}\n{}", out.snapshot());
     }
+    // --quiet: no notes.
+    let out = run_bounded("mancala-validate", &["--quiet", dir], 60);
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{}", out.snapshot());
 }
 
 /// A FIFO named on the command line is read, as `-` is.

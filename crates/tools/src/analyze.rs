@@ -497,7 +497,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     } else {
         Limit::Depth(args.depth.unwrap_or(DEFAULT_DEPTH))
     };
-    let names = input::inputs(&args.input.files);
+    let names = input::inputs(&args.input.files, true);
     let settings = Settings {
         names: &names,
         format: args.format,

@@ -100,16 +100,17 @@ fn stdin_is_a_file() -> bool {
 /// regular files are read from a walk: a FIFO, socket or device named like
 /// a record is skipped with a note on stderr (a FIFO could wait for ever,
 /// a device never end). What the command line names itself is read
-/// whatever it is: a FIFO, `-`, a link.
+/// whatever it is: a FIFO, `-`, a link. `notes`: whether to write the
+/// notes (not under `--quiet`).
 #[must_use]
-pub fn inputs(files: &[PathBuf]) -> Vec<InputName> {
+pub fn inputs(files: &[PathBuf], notes: bool) -> Vec<InputName> {
     if files.is_empty() {
         return vec![InputName::new(PathBuf::from("-"))];
     }
     let mut names = Vec::new();
     for file in files {
         if file.as_os_str() != "-" && file.is_dir() {
-            walk(file, &mut names);
+            walk(file, &mut names, notes);
         } else {
             names.push(InputName::new(file.clone()));
         }
@@ -119,7 +120,7 @@ pub fn inputs(files: &[PathBuf]) -> Vec<InputName> {
 
 /// The record files under `dir`, depth first in name order; a directory
 /// that cannot be listed is an input that fails to open.
-fn walk(dir: &Path, names: &mut Vec<InputName>) {
+fn walk(dir: &Path, names: &mut Vec<InputName>, notes: bool) {
     let listed = fs::read_dir(dir).and_then(|entries| entries.collect::<io::Result<Vec<_>>>());
     let mut entries = match listed {
         Ok(entries) => entries,
@@ -138,9 +139,10 @@ fn walk(dir: &Path, names: &mut Vec<InputName>) {
         let path = entry.path();
         // The entry's own type: a link is not followed.
         match entry.file_type() {
-            Ok(kind) if kind.is_dir() => walk(&path, names),
+            Ok(kind) if kind.is_dir() => walk(&path, names, notes),
             _ if !is_record_file(&path) => {}
             Ok(kind) if kind.is_file() => names.push(InputName::new(path)),
+            Ok(_) if !notes => {}
             Ok(kind) => skipped(&path, &not_regular(kind)),
             // Vanished since the listing, or unreadable: reading it says why.
             Err(_) => names.push(InputName::new(path)),

@@ -994,7 +994,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
             }
         }
     } else {
-        let names: Vec<InputName> = input::inputs(&args.records);
+        let names: Vec<InputName> = input::inputs(&args.records, !args.quiet);
         let mut index = 0u64;
         for item in input::games(&names) {
             let game = match item {

@@ -932,7 +932,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
             }
         }
     } else {
-        let names: Vec<InputName> = input::inputs(&args.input.files);
+        let names: Vec<InputName> = input::inputs(&args.input.files, true);
         let mut failed = false;
         for item in input::games(&names) {
             match item {

@@ -278,7 +278,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
         );
         return Ok(EXIT_FAILURE);
     }
-    let names = input::inputs(&args.input.files);
+    let names = input::inputs(&args.input.files, !args.quiet);
     let settings = Settings {
         names: &names,
         format: args.format,
