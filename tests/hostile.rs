@@ -572,7 +572,12 @@ fn a_directory_walk_reads_regular_files_only() {
     }
     // --quiet: no notes.
     let out = run_bounded("mancala-validate", &["--quiet", dir], 60);
-    assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{}", out.snapshot());
+    assert_eq!(
+        (out.code, out.stderr.as_str()),
+        (0, ""),
+        "{}",
+        out.snapshot()
+    );
 }
 
 /// A FIFO named on the command line is read, as `-` is.

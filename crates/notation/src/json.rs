@@ -117,8 +117,6 @@ pub struct JsonReader<R> {
     line_start: bool,
     started: bool,
     done: bool,
-    /// Nothing but whitespace was at hand after the last record.
-    at_rest: bool,
 }
 
 impl<R: BufRead> JsonReader<R> {
@@ -136,17 +134,7 @@ impl<R: BufRead> JsonReader<R> {
             line_start: true,
             started: false,
             done: false,
-            at_rest: false,
         }
-    }
-
-    /// Whether the input had nothing but whitespace at hand after the last
-    /// record: the next one cannot come without another read, which may
-    /// wait for the producer (the moment to flush). A record is handed out
-    /// as soon as its braces close in any case.
-    #[must_use]
-    pub fn at_rest(&self) -> bool {
-        self.at_rest
     }
 
     fn next_value(&mut self) -> io::Result<Option<GameText>> {
@@ -232,7 +220,6 @@ impl<R: BufRead> JsonReader<R> {
                     break;
                 }
             }
-            self.at_rest = complete && buf[used..].iter().all(u8::is_ascii_whitespace);
             self.inner.consume(used);
             (self.line, self.offset, self.line_start) = (line, offset, line_start);
             if complete {

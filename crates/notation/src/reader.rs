@@ -357,14 +357,6 @@ impl<R: BufRead> Reader<R> {
         self
     }
 
-    /// Whether everything the input has given so far has been read: the
-    /// next game cannot come without another read, which may wait for the
-    /// producer (the moment to flush what was made of the games so far).
-    #[must_use]
-    pub fn at_rest(&self) -> bool {
-        self.drained && self.given_back.is_empty()
-    }
-
     /// A UTF-8 byte-order mark at the start of the stream is not text.
     /// Its bytes may come in separate reads, so they are taken one at a
     /// time; bytes that turn out not to be a mark are given back.

@@ -235,10 +235,10 @@ enum Texts {
 }
 
 impl Texts {
-    /// The input opened, with its form and whether it may wait for its
-    /// producer (then an MGN game goes as soon as its result is read and
-    /// nothing more is at hand, `Reader::waiting_input`).
-    fn open(name: &InputName) -> io::Result<(Form, Texts, bool)> {
+    /// The input opened, with its form. One that may wait for its producer
+    /// hands out an MGN game as soon as its result is read and nothing more
+    /// is at hand (`Reader::waiting_input`).
+    fn open(name: &InputName) -> io::Result<(Form, Texts)> {
         let may_wait = !name.never_waits();
         let (form, input) = with_form(name.open()?)?;
         let texts = match form {
@@ -246,15 +246,7 @@ impl Texts {
             Form::Mgn => Texts::Mgn(Reader::new(input)),
             Form::Json => Texts::Json(JsonReader::new(input)),
         };
-        Ok((form, texts, may_wait))
-    }
-
-    /// Everything the input gave so far has been read.
-    fn at_rest(&self) -> bool {
-        match self {
-            Texts::Mgn(reader) => reader.at_rest(),
-            Texts::Json(reader) => reader.at_rest(),
-        }
+        Ok((form, texts))
     }
 
     fn next(&mut self) -> Option<io::Result<GameText>> {
@@ -275,10 +267,6 @@ pub struct SourcedGame {
     /// MGN, or a JSON record.
     pub form: Form,
     pub text: GameText,
-    /// The input may wait for its producer and had nothing more at hand
-    /// after this game: what was made of it should be flushed now, not
-    /// when the next game comes.
-    pub input_waits: bool,
 }
 
 impl SourcedGame {
@@ -334,9 +322,8 @@ pub struct Games {
     never_waits: bool,
     /// The index of the next input to open.
     next_input: usize,
-    /// The input being read: its index, form, game texts, and whether it
-    /// may wait for its producer.
-    reading: Option<(usize, Form, Texts, bool)>,
+    /// The input being read: its index, form and game texts.
+    reading: Option<(usize, Form, Texts)>,
     /// Games read so far.
     number: usize,
 }
@@ -369,7 +356,7 @@ impl Iterator for Games {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            if let Some((input, form, texts, may_wait)) = &mut self.reading {
+            if let Some((input, form, texts)) = &mut self.reading {
                 let input = *input;
                 match texts.next() {
                     Some(Ok(text)) => {
@@ -379,7 +366,6 @@ impl Iterator for Games {
                             number: self.number,
                             form: *form,
                             text,
-                            input_waits: *may_wait && texts.at_rest(),
                         }));
                     }
                     // An input that fails is read no further.
@@ -394,9 +380,7 @@ impl Iterator for Games {
             let name = self.names.get(input)?;
             self.next_input += 1;
             match Texts::open(name) {
-                Ok((form, texts, may_wait)) => {
-                    self.reading = Some((input, form, texts, may_wait));
-                }
+                Ok((form, texts)) => self.reading = Some((input, form, texts)),
                 Err(error) => return Some(Err(InputError { input, error })),
             }
         }

@@ -941,7 +941,6 @@ pub fn run(args: &Args) -> io::Result<u8> {
                     number,
                     form,
                     text,
-                    ..
                 }) => {
                     tool.draw_game(names[input].display(), number, (form, &text), None)?;
                     if args.max_errors.reached(tool.invalid) {

@@ -114,8 +114,6 @@ struct Checked {
     plies: usize,
     stdout: String,
     stderr: String,
-    /// The input had nothing more at hand after the game: flush.
-    input_waits: bool,
     /// Its canonical record would not read back (over the record limit):
     /// not written.
     refused: bool,
@@ -301,10 +299,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     // The worker reads the game in place (the reader thread frees it) and
     // reports a failed input by its diagnostic.
     let work = |item: &Result<SourcedGame, input::InputError>| match item {
-        Ok(game) => Ok(Checked {
-            input_waits: game.input_waits,
-            ..check_game(game, &settings)
-        }),
+        Ok(game) => Ok(check_game(game, &settings)),
         Err(e) => Err(e.report(&names)),
     };
     // A game weighs its bytes (an I/O error, nothing).
@@ -348,11 +343,6 @@ pub fn run(args: &Args) -> io::Result<u8> {
                         }
                         first_text = false;
                         stdout.write_all(checked.stdout.as_bytes())?;
-                    }
-                    // A slow producer: the game goes on now, whatever
-                    // --jobs (with workers, Idle flushes too).
-                    if checked.input_waits {
-                        stdout.flush()?;
                     }
                     args.max_errors.stop_at(games - valid)?;
                 }
