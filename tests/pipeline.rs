@@ -639,16 +639,22 @@ fn render_plies_says_when_a_game_ends() {
     );
 }
 
-/// With workers (`--jobs 2`), a verdict leaves as soon as its game is known
+/// With one worker or two, a verdict leaves as soon as its game is known
 /// to be whole (here the next game's first line has come too), not when
 /// the input ends: a pipeline from a slow player shows each game as it is
 /// played.
 #[test]
 fn verdicts_follow_a_slow_input() {
+    for jobs in ["1", "2"] {
+        verdicts_follow_a_slow_input_with(jobs);
+    }
+}
+
+fn verdicts_follow_a_slow_input_with(jobs: &str) {
     let games = run("mancala-play", &["--games", "3", "--seed", "5"], b"").stdout;
     let starts: Vec<usize> = games.match_indices("[Game ").map(|(i, _)| i).collect();
     assert_eq!(starts.len(), 3);
-    let mut child = command("mancala-validate", &["--format", "json", "--jobs", "2"])
+    let mut child = command("mancala-validate", &["--format", "json", "--jobs", jobs])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -677,7 +683,10 @@ fn verdicts_follow_a_slow_input() {
             let line = line_rx
                 .recv_timeout(Duration::from_secs(20))
                 .unwrap_or_else(|_| {
-                    panic!("no verdict for game {} while the input is open", i + 1)
+                    panic!(
+                        "--jobs {jobs}: no verdict for game {} while the input is open",
+                        i + 1
+                    )
                 });
             let verdict: Value = serde_json::from_str(&line).unwrap();
             assert_eq!(verdict["index"], i + 1);
