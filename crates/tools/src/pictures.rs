@@ -103,15 +103,15 @@ impl Pictures {
             };
             let kind = found.file_type();
             let why = if kind.is_symlink() {
-                "is a symbolic link, never written through; nothing written to it".to_owned()
+                "is a symbolic link, never written through; nothing written to it"
             } else if !kind.is_file() {
-                "exists and is not a regular file; not replaced".to_owned()
+                "exists and is not a regular file; not replaced"
             } else if !self.force {
-                "exists; not replaced (--force replaces it)".to_owned()
+                "exists; not replaced (--force replaces it)"
             } else {
                 continue;
             };
-            return Err(refused(&path, &why));
+            return Err(refused(&path, why));
         }
         Ok(())
     }
