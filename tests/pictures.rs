@@ -569,6 +569,44 @@ fn output_dir_never_writes_through_a_link() {
     }
 }
 
+/// A link named like a later game's page is refused before the first game's
+/// page is written: a refusal comes before any write of the run.
+#[cfg(unix)]
+#[test]
+fn output_dir_refuses_a_later_games_link_before_any_write() {
+    use std::os::unix::fs::symlink;
+    let outside = scratch("output-dir-later-outside");
+    let victim = outside.join("victim.txt");
+    std::fs::write(&victim, "keep me").unwrap();
+    let dir = scratch("output-dir-later-link");
+    symlink(&victim, dir.join("game-002.html")).unwrap();
+    let dir_text = dir.to_str().unwrap();
+    let files = games();
+    let out = run(
+        "mancala-render",
+        &[
+            "--format",
+            "html",
+            &files[0],
+            &files[1],
+            "--output-dir",
+            dir_text,
+            "--force",
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 2, "{}", out.snapshot());
+    assert_eq!(out.stdout, "", "nothing listed");
+    assert!(
+        out.stderr
+            .contains(&format!("{dir_text}/game-002.html is a symbolic link")),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(names_in(&dir), ["game-002.html"], "nothing written");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+}
+
 /// An existing file is replaced only with `--force`, through a temporary
 /// file that does not stay.
 #[cfg(unix)]

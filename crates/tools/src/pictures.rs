@@ -10,8 +10,9 @@
 //! (several SVG documents in one stream would not be one valid file).
 //!
 //! A file is never written through a symbolic link, nor an existing one
-//! replaced without `--force`: a game's names are all checked before the
-//! first of its documents is written, and a refusal ends the run. Each
+//! replaced without `--force`: the directory's document names are all
+//! checked before the run's first document is written (each game's again
+//! before its own), and a refusal ends the run. Each
 //! document is written to a new temporary file beside its name and renamed
 //! into place, so that a failed write (a full disk) leaves neither a
 //! partial document nor the temporary file.
@@ -49,6 +50,9 @@ pub struct Pictures {
     /// Without a directory: the first document, held until the run ends.
     held: Option<String>,
     documents: usize,
+    /// Whether the directory's document names were all checked, once,
+    /// before the run's first document.
+    scanned: bool,
 }
 
 impl Pictures {
@@ -59,6 +63,7 @@ impl Pictures {
             force,
             held: None,
             documents: 0,
+            scanned: false,
         }
     }
 
@@ -94,9 +99,28 @@ impl Pictures {
     /// Refuses, before any of them is written, names under the directory
     /// that are links (dangling or not) or, without `--force`, anything
     /// that exists (`--force` too refuses what is not a regular file).
-    fn check(&self, names: &[String]) -> io::Result<()> {
+    ///
+    /// The first call checks, besides `names`, every entry of the directory
+    /// named like a document (`game-NNN.html`, `game-NNN-KK.svg`): games are
+    /// drawn as they are read, so a later game's name is not known yet, and
+    /// a refusal must come before the run's first write, not after the
+    /// documents of the games before it.
+    fn check(&mut self, names: &[String]) -> io::Result<()> {
         let Some(dir) = &self.dir else { return Ok(()) };
-        for name in names {
+        let mut found = Vec::new();
+        if !self.scanned {
+            self.scanned = true;
+            if let Ok(entries) = fs::read_dir(dir) {
+                for entry in entries.flatten() {
+                    let name = entry.file_name();
+                    if name.to_str().is_some_and(is_document_name) {
+                        found.push(name.to_string_lossy().into_owned());
+                    }
+                }
+                found.sort();
+            }
+        }
+        for name in names.iter().chain(&found) {
             let path = dir.join(name);
             let Ok(found) = fs::symlink_metadata(&path) else {
                 continue;
@@ -160,6 +184,21 @@ impl Pictures {
 
 fn in_dir(dir: &Path, e: io::Error) -> io::Error {
     io::Error::new(e.kind(), format!("cannot create {}: {e}", dir.display()))
+}
+
+/// Whether `name` is one a run may give a document: `game-NNN.html` or
+/// `game-NNN-KK.svg` (three or more digits, then two or more).
+fn is_document_name(name: &str) -> bool {
+    let digits = |s: &str, least: usize| s.len() >= least && s.bytes().all(|b| b.is_ascii_digit());
+    let Some(rest) = name.strip_prefix("game-") else {
+        return false;
+    };
+    if let Some(game) = rest.strip_suffix(".html") {
+        return digits(game, 3);
+    }
+    rest.strip_suffix(".svg")
+        .and_then(|stem| stem.split_once('-'))
+        .is_some_and(|(game, frame)| digits(game, 3) && digits(frame, 2))
 }
 
 /// A document refused at `path`, and why.
