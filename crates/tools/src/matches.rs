@@ -188,7 +188,7 @@ fn generated_opening(
     let start = Opening::start(rules)?;
     for attempt in 0..BALANCED_TRIES {
         let mut random = RandomPlayer::new(mix(mix(seed, OPENING_SALT ^ pair), attempt));
-        let mut session = Session::new(0, start.game.clone(), start.record.clone(), 0);
+        let mut session = Session::new(0, start.game.clone(), start.record.clone(), 0, false);
         while session.plies_total < plies && session.game.outcome().is_none() {
             match session.play_engine(&mut random) {
                 Some(played) if played.report.is_ok() => {}
@@ -226,7 +226,7 @@ fn read_openings(args: &Args, color: bool) -> Result<(Vec<Opening>, usize), (Str
     let Some(path) = &args.openings else {
         return Ok((Vec::new(), 0));
     };
-    let names: Vec<InputName> = input::inputs(std::slice::from_ref(path));
+    let names: Vec<InputName> = input::inputs(std::slice::from_ref(path), !args.quiet);
     let mut openings = Vec::new();
     let mut bad = 0;
     for item in input::games(&names) {
@@ -400,6 +400,7 @@ impl Match<'_> {
             opening.game.clone(),
             record,
             opening.plies,
+            args.format == Format::Json,
         );
         let mut clocks = [
             Clock::new(self.time, self.margin),
@@ -786,6 +787,7 @@ pub fn run(args: &Args, pairs: u64) -> io::Result<u8> {
     let mut first_record = true;
     let mut tally = Tally::default();
     let mut failed = false;
+    let mut refused = 0;
     let mut stopped = None;
     let ran = parallel::map_ordered(
         1..=pairs,
@@ -808,7 +810,18 @@ pub fn run(args: &Args, pairs: u64) -> io::Result<u8> {
                 }
             };
             for game in games {
-                write_record(&mut out, &game.record, args.format, &mut first_record)?;
+                let number = game.record.tags.round.as_deref().unwrap_or("?");
+                if let Err(error) = write_record(
+                    &mut out,
+                    &game.record,
+                    number,
+                    args.format,
+                    &mut first_record,
+                )? {
+                    refused += 1;
+                    out.flush()?;
+                    progress.aside(|| output::error_line(&error));
+                }
                 for note in &game.notes {
                     if !args.quiet || note.starts_with("error") {
                         out.flush()?;
@@ -843,9 +856,10 @@ pub fn run(args: &Args, pairs: u64) -> io::Result<u8> {
     if failed {
         return Ok(EXIT_FAILURE);
     }
-    // An invalid opening was reported and left out: the match was played
-    // without it, and the exit status says so.
-    let code = if invalid_openings > 0 {
+    // An invalid opening was reported and left out (the match was played
+    // without it), or a record was not written for its size: the exit
+    // status says so.
+    let code = if invalid_openings > 0 || refused > 0 {
         EXIT_INVALID
     } else {
         EXIT_OK
@@ -866,24 +880,31 @@ pub fn run(args: &Args, pairs: u64) -> io::Result<u8> {
     Ok(code)
 }
 
-/// Writes a record as `format` asks, records in MGN parted by a blank line.
+/// Writes a record as `format` asks, records in MGN parted by a blank line;
+/// false, the record not written, when the readers would not read it back
+/// whole (over the record limit): its error is `Err`'s text.
 fn write_record(
     out: &mut output::Stdout,
     record: &Record,
+    number: &str,
     format: Format,
     first: &mut bool,
-) -> io::Result<()> {
-    match format {
+) -> io::Result<Result<(), String>> {
+    let text = match format {
         Format::Json => {
-            serde_json::to_writer(&mut *out, record)?;
-            out.write_all(b"\n")
+            let mut text = serde_json::to_string(record).map_err(io::Error::other)?;
+            text.push('\n');
+            text
         }
-        Format::Text => {
-            if !*first {
-                out.write_all(b"\n")?;
-            }
-            *first = false;
-            write!(out, "{record}")
-        }
+        Format::Text => record.to_string(),
+    };
+    if let Some(error) = output::record_over_limit(text.len(), || format!("game {number}")) {
+        return Ok(Err(error));
     }
+    if format == Format::Text && !*first {
+        out.write_all(b"\n")?;
+    }
+    *first = false;
+    out.write_all(text.as_bytes())?;
+    Ok(Ok(()))
 }

@@ -51,7 +51,8 @@ Examples:
   mancala-play --pairs 10 --south alphabeta:depth=3 --north greedy --sprt elo0=0,elo1=100
   mancala-play --pairs 4 --south alphabeta:depth=4 --north mcts:playouts=200 --tc 5+0.05 -j 2
 
-Exit status: 0 ok, 1 an input record or a --moves move is invalid, 2 usage or I/O error.";
+Exit status: 0 ok, 1 an input record or a --moves move is invalid (or a record would pass
+the 4 MiB the tools read, and was not written), 2 usage or I/O error.";
 
 /// Play mancala games between engines or people, and write the records.
 #[derive(Debug, Parser)]
@@ -259,15 +260,21 @@ pub(crate) struct Session {
     pub(crate) plies_total: usize,
     /// Stopped unfinished at `--max-plies`.
     capped: bool,
-    /// At least the bytes of the record's text (see [`MAX_RECORD_BYTES`]).
+    /// At least the bytes of the record's text (see [`MAX_RECORD_BYTES`]),
+    /// in the form it is written in.
     pub(crate) text_bytes: usize,
+    /// Written as a JSON record (`--format json`), which takes more bytes
+    /// a ply than MGN.
+    json: bool,
 }
 
 /// A game is stopped before its record passes the size the tools read
 /// (their reader's limit), so that what play writes reads back. Counted as
-/// it is played, each ply at its longest (see [`Session::play`]); a
-/// ply's items take at most [`MAX_PLY_BYTES`].
-pub(crate) const MAX_RECORD_BYTES: usize = mancala_notation::DEFAULT_MAX_GAME_BYTES;
+/// it is played, each ply at its longest in the form written (see
+/// [`Session::play`]); a ply's items take at most [`MAX_PLY_BYTES`]. A
+/// record continued that is over it already is not written
+/// ([`output::record_over_limit`]).
+pub(crate) const MAX_RECORD_BYTES: usize = output::MAX_RECORD_BYTES;
 pub(crate) const MAX_PLY_BYTES: usize = 256;
 
 /// Bytes of the decimal digits of `n`.
@@ -276,10 +283,21 @@ fn digits(n: usize) -> usize {
 }
 
 impl Session {
-    pub(crate) fn new(number: usize, game: Game, record: Record, plies_total: usize) -> Session {
+    pub(crate) fn new(
+        number: usize,
+        game: Game,
+        record: Record,
+        plies_total: usize,
+        json: bool,
+    ) -> Session {
         // The tags still to come (`Continued`, `Result`, `Termination`)
         // take less than a ply's room.
-        let text_bytes = record.to_string().len() + MAX_PLY_BYTES;
+        let written = if json {
+            serde_json::to_string(&record).map_or(usize::MAX / 2, |text| text.len())
+        } else {
+            record.to_string().len()
+        };
+        let text_bytes = written + MAX_PLY_BYTES;
         let base = (game.clone(), record.items.len(), text_bytes);
         Session {
             number,
@@ -290,6 +308,7 @@ impl Session {
             plies_total,
             capped: false,
             text_bytes,
+            json,
         }
     }
 
@@ -334,17 +353,27 @@ impl Session {
             mv: canonical,
             captured: (gained > 0).then_some(gained),
         });
-        // `123. E:ccw+45 ` (a move number before South's moves, or
-        // `123... ` before any move), and `R2 ` for each round begun.
-        self.text_bytes += match mover {
-            Side::South => digits(self.plies_total / 2 + 1) + 2,
-            Side::North if after_south => 0,
-            Side::North => digits(self.plies_total / 2 + 1) + 4,
-        };
         // The move's text (`E:ccw`), counted, not written out.
-        self.text_bytes += 1 + canonical.dir.map_or(0, |dir| 1 + dir.as_str().len()) + 1;
-        if gained > 0 {
-            self.text_bytes += 1 + digits(gained as usize);
+        let move_bytes = 1 + canonical.dir.map_or(0, |dir| 1 + dir.as_str().len());
+        if self.json {
+            // `{"move":"E:ccw","captured":45},` and `{"round":2},` for
+            // each round begun.
+            self.text_bytes += move_bytes + 12;
+            if gained > 0 {
+                self.text_bytes += 12 + digits(gained as usize);
+            }
+        } else {
+            // `123. E:ccw+45 ` (a move number before South's moves, or
+            // `123... ` before any move), and `R2 ` for each round begun.
+            self.text_bytes += match mover {
+                Side::South => digits(self.plies_total / 2 + 1) + 2,
+                Side::North if after_south => 0,
+                Side::North => digits(self.plies_total / 2 + 1) + 4,
+            };
+            self.text_bytes += move_bytes + 1;
+            if gained > 0 {
+                self.text_bytes += 1 + digits(gained as usize);
+            }
         }
         self.record_markers(report);
         self.plies_added += 1;
@@ -355,7 +384,7 @@ impl Session {
     fn record_markers(&mut self, report: &PlayReport) {
         for round in check::rounds_begun(report) {
             self.record.items.push(Item::Round { round });
-            self.text_bytes += 2 + digits(round as usize);
+            self.text_bytes += if self.json { 11 } else { 2 } + digits(round as usize);
         }
     }
 
@@ -459,6 +488,8 @@ struct Tool<'a> {
     out: output::Stdout,
     first_record: bool,
     invalid: usize,
+    /// Records not written for their size.
+    refused: usize,
     /// The human seat's input, when a person plays.
     seat: Option<SeatInput>,
     /// The bar of a run of new games.
@@ -472,20 +503,27 @@ impl Tool<'_> {
         self.seat.as_ref().is_some_and(SeatInput::stopped)
     }
 
-    fn write_record(&mut self, record: &Record) -> io::Result<()> {
-        match self.args.format {
+    /// Writes `record`, unless the readers would not read it back whole
+    /// (over the record limit): then `game` names it in the error, the
+    /// record is not written and the run's exit status is 1.
+    fn write_record(&mut self, record: &Record, game: impl FnOnce() -> String) -> io::Result<()> {
+        let text = match self.args.format {
             Format::Json => {
-                serde_json::to_writer(&mut self.out, record)?;
-                self.out.write_all(b"\n")?;
+                let mut text = serde_json::to_string(record).map_err(io::Error::other)?;
+                text.push('\n');
+                text
             }
-            Format::Text => {
-                if !self.first_record {
-                    self.out.write_all(b"\n")?;
-                }
-                self.first_record = false;
-                write!(self.out, "{record}")?;
-            }
+            Format::Text => record.to_string(),
+        };
+        if let Some(error) = output::record_over_limit(text.len(), game) {
+            self.refused += 1;
+            return self.report(&(error + "\n"));
         }
+        if self.args.format == Format::Text && !self.first_record {
+            self.out.write_all(b"\n")?;
+        }
+        self.first_record = false;
+        self.out.write_all(text.as_bytes())?;
         // Each game reaches stdout when it ends: an interrupted run keeps
         // the games it finished, and `| head` sees them at once.
         let out = &mut self.out;
@@ -1045,6 +1083,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
         out: output::stdout(),
         first_record: true,
         invalid: 0,
+        refused: 0,
         seat: if humans {
             Some(SeatInput::start()?)
         } else {
@@ -1107,9 +1146,10 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 game,
                 record,
                 0,
+                args.format == Format::Json,
             );
             if tool.play_session(&mut session, &mut seats)? {
-                tool.write_record(&session.record)?;
+                tool.write_record(&session.record, || format!("game {number}"))?;
                 summary.add(&session);
             } else {
                 tool.invalid += 1;
@@ -1121,7 +1161,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
             }
         }
     } else {
-        let names: Vec<InputName> = input::inputs(&args.records);
+        let names: Vec<InputName> = input::inputs(&args.records, !args.quiet);
         let mut index = 0u64;
         for item in input::games(&names) {
             let game = match item {
@@ -1173,7 +1213,13 @@ pub fn run(args: &Args) -> io::Result<u8> {
                     .set_tag(check::LAP_BUDGET_TAG, budget.to_string())
                     .map_err(io::Error::other)?;
             }
-            let mut session = Session::new(index as usize, game_state, record, plies);
+            let mut session = Session::new(
+                index as usize,
+                game_state,
+                record,
+                plies,
+                args.format == Format::Json,
+            );
             if tool.play_session(&mut session, &mut seats)? {
                 // The record's players stay; who played on is noted.
                 if session.plies_added > 0 {
@@ -1188,7 +1234,8 @@ pub fn run(args: &Args) -> io::Result<u8> {
                         .set_tag("Continued", note)
                         .map_err(io::Error::other)?;
                 }
-                tool.write_record(&session.record)?;
+                let first_line = game.text.first_line;
+                tool.write_record(&session.record, || format!("{file}:{first_line}:1"))?;
                 summary.add(&session);
                 // The summary names the players and game of the last
                 // record, as a fresh run's does.
@@ -1214,7 +1261,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     }
     Ok(if unreadable {
         EXIT_FAILURE
-    } else if tool.invalid > 0 {
+    } else if tool.invalid > 0 || tool.refused > 0 {
         EXIT_INVALID
     } else {
         EXIT_OK
