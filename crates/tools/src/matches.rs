@@ -546,7 +546,8 @@ fn signed(elo: f64) -> String {
     if elo.is_nan() {
         return "nan".into();
     }
-    format!("{elo:+.1}")
+    // An even score gives -0.0 as often as 0.0: both are written +0.0.
+    format!("{:+.1}", elo + 0.0)
 }
 
 /// A JSON number, or `null` where it is not finite.
@@ -716,17 +717,18 @@ fn summary(m: &Match<'_>, tally: &Tally, stopped: Option<Verdict>, format: Forma
     }
 }
 
-/// What stops the match early: the SPRT's verdict.
+/// What stops a match early, as the sink's error: the SPRT's verdict, or a
+/// pair that could not be played (its error already reported).
 #[derive(Debug)]
-struct SprtStop;
+struct Stopped;
 
-impl std::fmt::Display for SprtStop {
+impl std::fmt::Display for Stopped {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("SPRT bound crossed")
+        f.write_str("the match stopped")
     }
 }
 
-impl std::error::Error for SprtStop {}
+impl std::error::Error for Stopped {}
 
 /// Runs a match; returns the exit code.
 pub fn run(args: &Args, pairs: u64) -> io::Result<u8> {
@@ -806,7 +808,7 @@ pub fn run(args: &Args, pairs: u64) -> io::Result<u8> {
                     failed = true;
                     out.flush()?;
                     progress.aside(|| output::error_line(e));
-                    return Err(io::Error::other(SprtStop));
+                    return Err(io::Error::other(Stopped));
                 }
             };
             for game in games {
@@ -840,7 +842,7 @@ pub fn run(args: &Args, pairs: u64) -> io::Result<u8> {
                 let verdict = sprt.verdict(sprt.llr(&tally.pentanomial));
                 if verdict != Verdict::Continue {
                     stopped = Some(verdict);
-                    return Err(io::Error::other(SprtStop));
+                    return Err(io::Error::other(Stopped));
                 }
             }
             Ok(())
@@ -848,7 +850,7 @@ pub fn run(args: &Args, pairs: u64) -> io::Result<u8> {
     );
     match ran {
         Ok(()) => {}
-        Err(e) if e.get_ref().is_some_and(|inner| inner.is::<SprtStop>()) => {}
+        Err(e) if e.get_ref().is_some_and(|inner| inner.is::<Stopped>()) => {}
         Err(e) => return Err(e),
     }
     out.flush()?;
