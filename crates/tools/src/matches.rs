@@ -260,6 +260,9 @@ fn read_openings(args: &Args, color: bool) -> Result<(Vec<Opening>, usize), (Str
             continue;
         };
         if state.outcome().is_some() {
+            if args.quiet {
+                continue;
+            }
             output::error_line(&format!(
                 "{file}: note: opening {} is a finished game, and is left out",
                 game.number
