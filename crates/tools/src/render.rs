@@ -14,7 +14,9 @@ use crate::input::{self, InputName, SourcedGame};
 use crate::moves_arg;
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::pictures::{DiagramFormat, Pictures, game_facts};
-use crate::variation::{VariationPath, eval_line, line_evals, line_of, variation_headings};
+use crate::variation::{
+    VariationPath, after_moves, eval_line, line_evals, line_of, variation_headings,
+};
 use mancala_check::{self as check, Build, Ply, ProblemKind};
 use mancala_diagram::{
     Charset, DEFAULT_MAX_LAPS, Frame, FramesJson, Style, draw_frame, for_each_lap_frame,
@@ -461,6 +463,7 @@ fn frames_of(
     let parsed = checked.parsed.as_ref().ok_or("no record")?;
     let game = replay.game.as_ref().ok_or("no game")?;
     let evals = line_evals(&parsed.record.items);
+    let after = after_moves(&parsed.record.items);
     for (index, ply, mover) in frames_of_plies {
         let Some(frame) = frames.get_mut(index) else {
             continue;
@@ -468,9 +471,7 @@ fn frames_of(
         if let Some(Some(eval)) = evals.get(ply) {
             frame.heading.push(eval_line(*eval, mover));
         }
-        frame
-            .heading
-            .extend(variation_headings(&parsed.record.items, ply));
+        frame.heading.extend(variation_headings(&after, ply));
     }
     match selection {
         Selection::Final => {
