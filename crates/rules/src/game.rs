@@ -278,9 +278,8 @@ impl History {
         at: (usize, u64),
     ) -> Option<EndReason> {
         // The filter is asked first, as it mostly says no, then the rule,
-        // before the history is scanned: under `no-repetition-rule` a
-        // history may grow long (never cleared while no seed is taken), and
-        // its filters are full then.
+        // before the history is scanned: under `no-repetition-rule` there
+        // is nothing to scan for (the history keeps a few keys at most).
         if rules.ends_at_twenty_five(stores) {
             Some(EndReason::TwentyFive)
         } else if !irreversible
@@ -295,10 +294,15 @@ impl History {
     }
 
     /// The history after a move that left the position `key` (whose
-    /// filter word and bit are `at`).
+    /// filter word and bit are `at`). Under `no-repetition-rule` no key is
+    /// ever looked up, so the history is dropped whenever it fills its
+    /// inline keys: a capture-free stretch can run on for ever there, and a
+    /// copy of the game (the engines copy one for every move they weigh)
+    /// would cost its length. (The rule is asked only then, off the
+    /// validator's common path.)
     #[inline(always)]
-    fn advance(&mut self, key: u128, irreversible: bool, at: (usize, u64)) {
-        if irreversible {
+    fn advance(&mut self, rules: Rules, key: u128, irreversible: bool, at: (usize, u64)) {
+        if irreversible || (self.len >= INLINE_KEYS && rules.has(Opt::NoRepetitionRule)) {
             self.clear();
         }
         self.push_at(key, at);
@@ -495,7 +499,8 @@ impl Game {
         };
         let ended = match ending {
             Ok(None) => {
-                self.history.advance(key, irreversible, at);
+                self.history
+                    .advance(self.position.rules(), key, irreversible, at);
                 Ok(())
             }
             // Refilling and starting the next round can still fail.
@@ -542,7 +547,8 @@ impl Game {
         self.ended = self
             .history
             .ending(self.position.rules(), stores, key, irreversible, at);
-        self.history.advance(key, irreversible, at);
+        self.history
+            .advance(self.position.rules(), key, irreversible, at);
         self.open = true;
         Some(gained)
     }
