@@ -462,6 +462,17 @@ fn frames_of(
     let replay = checked.replay.as_ref().ok_or("no replay")?;
     let parsed = checked.parsed.as_ref().ok_or("no record")?;
     let game = replay.game.as_ref().ok_or("no game")?;
+    // The position the game starts from: the one the first ply was
+    // played in, or for a game of no plies, its set-up.
+    let first = || -> Result<Position, String> {
+        match start {
+            Some(position) => Ok(position),
+            None => {
+                let rules = replay.rules.ok_or("no rules")?;
+                check::start_position(parsed, rules).map_err(|p| p.message)
+            }
+        }
+    };
     let evals = line_evals(&parsed.record.items);
     let after = after_moves(&parsed.record.items);
     for (index, ply, mover) in frames_of_plies {
@@ -478,7 +489,10 @@ fn frames_of(
             // A game that ended on a move is drawn as that move left the
             // board (an endless one under `endless-ends-game`: as it was),
             // before each side took its row's seeds: the score line says
-            // what they came to.
+            // what they came to. A game over before its first move (the
+            // side to move could not) is drawn as it was set up, as
+            // `--ply 0` draws it; one whose first round ended at once but
+            // goes on, with the next round's refilled board.
             let shown = match last_ply {
                 Some((before, mv, true)) => match before.play(mv) {
                     Ok(
@@ -487,6 +501,7 @@ fn frames_of(
                     ) => position,
                     _ => *game.position(),
                 },
+                None if replay.outcome().is_some() => first()?,
                 _ => *game.position(),
             };
             let mut frame = position_frame(&shown);
@@ -501,12 +516,7 @@ fn frames_of(
             frames.push(frame);
         }
         Selection::Variation { path, ply } => {
-            let rules = replay.rules.ok_or("no rules")?;
-            let first = match start {
-                Some(position) => position,
-                None => check::start_position(parsed, rules).map_err(|p| p.message)?,
-            };
-            let line = line_of(&parsed.record, first, path)?;
+            let line = line_of(&parsed.record, first()?, path)?;
             let shown = ply.unwrap_or(line.last_ply());
             let Some((position, mv, eval)) = line.after(shown) else {
                 return Err(format!(
@@ -530,12 +540,7 @@ fn frames_of(
         | Selection::Plies {
             with_laps: true, ..
         } if frames.is_empty() => {
-            let rules = replay.rules.ok_or("no rules")?;
-            let first = match start {
-                Some(position) => position,
-                None => check::start_position(parsed, rules).map_err(|p| p.message)?,
-            };
-            let mut frame = position_frame(&first);
+            let mut frame = position_frame(&first()?);
             frame.heading.push("the starting position".to_owned());
             frames.push(frame);
         }
