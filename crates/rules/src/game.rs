@@ -697,7 +697,40 @@ impl Game {
 
 #[cfg(test)]
 mod tests {
-    use super::{History, INLINE_KEYS};
+    use super::{EndReason, Game, History, INLINE_KEYS};
+    use crate::{GameId, Move, Opt, Options, Position, Rules};
+
+    /// Olinda Keliya's relay loop (G a G a …, no seed taken) after the
+    /// opening of a random game: endless under `no-repetition-rule`, whose
+    /// history keeps no more than its inline keys (copies of the game cost
+    /// no more at ply 1000 than at ply 20); a repetition under the rule.
+    #[test]
+    fn a_history_stays_short_where_no_repetition_is_looked_for() {
+        let opening = "F:ccw e D a B g D a C f G d G d E a A a C e B d G a D c G a G a";
+        let relay = ["G", "a"].iter().cycle().take(1000);
+        let moves: Vec<Move> = opening
+            .split(' ')
+            .chain(relay.copied())
+            .map(|m| m.parse().unwrap())
+            .collect();
+        let no_rule = Options::default().with(Opt::NoRepetitionRule);
+        let rules = Rules::new(GameId::OlindaKeliya, no_rule).unwrap();
+        let mut played = Game::start(Position::new(rules));
+        let mut replayed = played.clone();
+        for (ply, mv) in moves.iter().enumerate() {
+            played.play(*mv).unwrap();
+            assert!(replayed.play_unsettled(*mv).is_some(), "ply {ply}");
+            for game in [&played, &replayed] {
+                assert!(game.history.len <= INLINE_KEYS, "ply {ply}");
+                assert!(game.history.rest.is_empty(), "ply {ply}");
+            }
+        }
+        assert!(played.outcome().is_none());
+        let rules = Rules::new(GameId::OlindaKeliya, Options::default()).unwrap();
+        let mut game = Game::start(Position::new(rules));
+        let ended = moves.iter().find_map(|mv| game.play(*mv).unwrap().outcome);
+        assert_eq!(ended.map(|o| o.reason), Some(EndReason::Repetition));
+    }
 
     /// Keys past the inline ones go to the heap; a third occurrence is
     /// found whichever part holds the earlier two, and copies (fresh or
