@@ -14,7 +14,9 @@ use crate::input::{self, InputName, SourcedGame};
 use crate::moves_arg;
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::pictures::{DiagramFormat, Pictures, game_facts};
-use crate::variation::{VariationPath, eval_line, line_evals, line_of, variation_headings};
+use crate::variation::{
+    VariationPath, after_moves, eval_line, line_evals, line_of, variation_headings,
+};
 use mancala_check::{self as check, Build, Ply, ProblemKind};
 use mancala_diagram::{
     Charset, DEFAULT_MAX_LAPS, Frame, FramesJson, Style, draw_frame, for_each_lap_frame,
@@ -465,7 +467,19 @@ fn frames_of(
     let replay = checked.replay.as_ref().ok_or("no replay")?;
     let parsed = checked.parsed.as_ref().ok_or("no record")?;
     let game = replay.game.as_ref().ok_or("no game")?;
+    // The position the game starts from: the one the first ply was
+    // played in, or for a game of no plies, its set-up.
+    let first = || -> Result<Position, String> {
+        match start {
+            Some(position) => Ok(position),
+            None => {
+                let rules = replay.rules.ok_or("no rules")?;
+                check::start_position(parsed, rules).map_err(|p| p.message)
+            }
+        }
+    };
     let evals = line_evals(&parsed.record.items);
+    let after = after_moves(&parsed.record.items);
     for (index, ply, mover) in frames_of_plies {
         let Some(frame) = frames.get_mut(index) else {
             continue;
@@ -473,16 +487,17 @@ fn frames_of(
         if let Some(Some(eval)) = evals.get(ply) {
             frame.heading.push(eval_line(*eval, mover));
         }
-        frame
-            .heading
-            .extend(variation_headings(&parsed.record.items, ply));
+        frame.heading.extend(variation_headings(&after, ply));
     }
     match selection {
         Selection::Final => {
             // A game that ended on a move is drawn as that move left the
             // board (an endless one under `endless-ends-game`: as it was),
             // before each side took its row's seeds: the score line says
-            // what they came to.
+            // what they came to. A game over before its first move (the
+            // side to move could not) is drawn as it was set up, as
+            // `--ply 0` draws it; one whose first round ended at once but
+            // goes on, with the next round's refilled board.
             let shown = match last_ply {
                 Some((before, mv, true)) => match before.play(mv) {
                     Ok(
@@ -491,6 +506,7 @@ fn frames_of(
                     ) => position,
                     _ => *game.position(),
                 },
+                None if replay.outcome().is_some() => first()?,
                 _ => *game.position(),
             };
             let mut frame = position_frame(&shown);
@@ -505,12 +521,7 @@ fn frames_of(
             frames.push(frame);
         }
         Selection::Variation { path, ply } => {
-            let rules = replay.rules.ok_or("no rules")?;
-            let first = match start {
-                Some(position) => position,
-                None => check::start_position(parsed, rules).map_err(|p| p.message)?,
-            };
-            let line = line_of(&parsed.record, first, path)?;
+            let line = line_of(&parsed.record, first()?, path)?;
             let shown = ply.unwrap_or(line.last_ply());
             let Some((position, mv, eval)) = line.after(shown) else {
                 return Err(format!(
@@ -534,12 +545,7 @@ fn frames_of(
         | Selection::Plies {
             with_laps: true, ..
         } if frames.is_empty() => {
-            let rules = replay.rules.ok_or("no rules")?;
-            let first = match start {
-                Some(position) => position,
-                None => check::start_position(parsed, rules).map_err(|p| p.message)?,
-            };
-            let mut frame = position_frame(&first);
+            let mut frame = position_frame(&first()?);
             frame.heading.push("the starting position".to_owned());
             frames.push(frame);
         }
