@@ -14,7 +14,9 @@ use crate::input::{self, InputName, SourcedGame};
 use crate::moves_arg;
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::pictures::{DiagramFormat, Pictures, game_facts};
-use crate::variation::{VariationPath, eval_line, line_evals, line_of, variation_headings};
+use crate::variation::{
+    VariationPath, eval_line, line_evals, line_marks, line_of, variation_headings,
+};
 use mancala_check::{self as check, Build, Ply, ProblemKind};
 use mancala_diagram::{
     Charset, DEFAULT_MAX_LAPS, Frame, FramesJson, Style, draw_frame, for_each_lap_frame,
@@ -364,8 +366,8 @@ fn frames_of(
     let mut start = None;
     let mut before_selected = None;
     let mut last_ply = None;
-    // The frames of plies, by index: the ply and its mover, whose
-    // evaluation goes in the heading.
+    // The frames of plies, by index: the ply and its move, whose marks and
+    // evaluation go in the heading.
     let mut frames_of_plies = Vec::new();
     let mut on_ply = |ply: &Ply<'_>| {
         if start.is_none() {
@@ -388,7 +390,7 @@ fn frames_of(
                     frame
                         .heading
                         .extend(begun.into_iter().flat_map(|f| f.heading));
-                    frames_of_plies.push((frames.len(), ply.number, ply.before.to_move()));
+                    frames_of_plies.push((frames.len(), ply.number, ply.mv));
                     frames.push(frame);
                 }
             }
@@ -429,7 +431,7 @@ fn frames_of(
                         Ok(mut frame) => {
                             frame.board.over = ply.report.outcome.is_some();
                             frame.heading.extend(notes);
-                            frames_of_plies.push((frames.len(), ply.number, ply.before.to_move()));
+                            frames_of_plies.push((frames.len(), ply.number, ply.mv));
                             frames.push(frame);
                         }
                         Err(e) => error = Some(e.to_string()),
@@ -461,12 +463,16 @@ fn frames_of(
     let parsed = checked.parsed.as_ref().ok_or("no record")?;
     let game = replay.game.as_ref().ok_or("no game")?;
     let evals = line_evals(&parsed.record.items);
-    for (index, ply, mover) in frames_of_plies {
+    let marks = line_marks(&parsed.record.items);
+    for (index, ply, mv) in frames_of_plies {
         let Some(frame) = frames.get_mut(index) else {
             continue;
         };
+        if let (Some(marks), Some(first)) = (marks.get(ply), frame.heading.first_mut()) {
+            insert_marks(first, mv, marks);
+        }
         if let Some(Some(eval)) = evals.get(ply) {
-            frame.heading.push(eval_line(*eval, mover));
+            frame.heading.push(eval_line(*eval, mv.hole.side));
         }
         frame
             .heading
@@ -571,6 +577,21 @@ fn frames_of(
         _ => {}
     }
     Ok((Drawing::Frames(frames), checked))
+}
+
+/// Writes a move's marks (`?`, `!! $14`) after the move in its heading
+/// line, `ply 6: b  no capture` or `after ply 6: b`, as the record writes
+/// them: `ply 6: b?  no capture`.
+pub(crate) fn insert_marks(line: &mut String, mv: Move, marks: &str) {
+    if marks.is_empty() {
+        return;
+    }
+    let mv = mv.to_string();
+    if let Some(at) = line.find(": ").map(|i| i + 2)
+        && line[at..].starts_with(&mv)
+    {
+        line.insert_str(at + mv.len(), marks);
+    }
 }
 
 /// `--laps N` on the very move that makes a record invalid: an endless move
