@@ -421,14 +421,18 @@ fn pages_are_self_contained_and_carry_every_step() {
         let data: Value = serde_json::from_str(&html[data_start..data_end]).unwrap();
         let steps = data["steps"].as_array().unwrap();
         let plies = json_frames(&["--plies", "..", game]);
-        let ply_level: Vec<&Value> = steps.iter().filter(|s| s["lap"].is_null()).collect();
+        // Ply-level steps of the main line: no lap, no line (0).
+        let ply_level: Vec<&Value> = steps
+            .iter()
+            .filter(|s| s["lap"].is_null() && s["line"].is_null())
+            .collect();
         assert_eq!(ply_level.len(), plies.len() + 1, "{game}");
         for (step, frame) in ply_level[1..].iter().zip(&plies) {
-            let shown: Vec<String> = step["holes"]
+            let shown: Vec<String> = step["counts"]
                 .as_array()
                 .unwrap()
                 .iter()
-                .map(|h| h[0].as_str().unwrap().to_owned())
+                .map(|v| v.as_u64().map(|n| n.to_string()).unwrap_or_default())
                 .collect();
             let expected: Vec<String> = ["south", "north"]
                 .iter()
@@ -436,7 +440,13 @@ fn pages_are_self_contained_and_carry_every_step() {
                 .map(|v| v.as_u64().map(|n| n.to_string()).unwrap_or_default())
                 .collect();
             assert_eq!(shown, expected, "{game}");
-            assert_eq!(step["stores"], frame["board"]["stores"], "{game}");
+            // Stores are written when they change: the last written.
+            let stores = steps[..=steps.iter().position(|s| std::ptr::eq(s, *step)).unwrap()]
+                .iter()
+                .rev()
+                .find_map(|s| s.get("stores"))
+                .unwrap();
+            assert_eq!(stores, &frame["board"]["stores"], "{game}");
         }
         if game.ends_with("pallankuzhi.mgn") {
             assert!(
@@ -471,10 +481,11 @@ fn the_readme_picture_is_what_the_documented_command_draws() {
     );
 }
 
-/// A ply's evaluation is its heading's eval line on the page; the comment
-/// that gave it keeps only its other words (and goes if it had none). An
-/// evaluation the heading does not show (the start's, or an earlier one of
-/// two after a ply) stays in its comment.
+/// A ply's evaluation is its heading's eval line on the page and its value
+/// beside the move in the list; the comment that gave it keeps only its
+/// other words (and goes if it had none). An evaluation the heading does
+/// not show (the start's, or an earlier one of two after a ply) stays in
+/// its comment.
 #[test]
 fn a_page_says_an_evaluation_once() {
     let record = "[Game \"olowuka\"]\n\n{[%eval +0,2] the start} 1. C {[%eval +1,3] a sound start} \
@@ -497,12 +508,20 @@ fn a_page_says_an_evaluation_once() {
         notes,
         [
             "comment\">{[%eval +0,2] the start}",
-            "end\">eval +1,3: south 1 seed ahead at the end, searched 3 plies deep",
             "comment\">{a sound start}",
-            "end\">eval -2,3: north 2 seeds behind at the end, searched 3 plies deep",
             "comment\">{just a note}",
-            "end\">eval +4,4: south 4 seeds ahead at the end, searched 4 plies deep",
             "comment\">{[%eval +1,1]}",
         ]
+    );
+    let evals: Vec<&str> = list
+        .split("<span class=\"eval\">")
+        .skip(1)
+        .map(|e| &e[..e.find('<').unwrap()])
+        .collect();
+    assert_eq!(evals, ["+1,3", "-2,3", "+4,4"]);
+    assert!(
+        out.stdout
+            .contains("eval -2,3: north 2 seeds behind at the end, searched 3 plies deep"),
+        "the heading's eval line"
     );
 }

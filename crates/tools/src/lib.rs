@@ -10,6 +10,7 @@ pub mod input;
 pub mod meta;
 pub mod moves_arg;
 pub mod output;
+pub mod page;
 pub mod parallel;
 pub mod pictures;
 pub mod play;

@@ -128,6 +128,8 @@ pub enum Walked<'a> {
     Move {
         ply: usize,
         mv: Move,
+        /// The move as the record holds it (with its `+N`).
+        item: &'a Item,
         before: &'a Position,
         after: &'a Game,
         report: &'a PlayReport,
@@ -181,6 +183,7 @@ pub fn walk_line(
                     Ok(report) => visit(Walked::Move {
                         ply,
                         mv: *mv,
+                        item,
                         before: &before,
                         after: &game,
                         report: &report,
@@ -333,32 +336,38 @@ pub fn variation_headings(items: &[Item], ply: usize) -> Vec<String> {
     variations_after(items, index)
         .into_iter()
         .enumerate()
-        .map(|(k, variation)| {
-            let mut line = format!("variation {ply}.{}", k + 1);
-            if let Some(Some(eval)) = line_evals(variation).get(1) {
-                line.push_str(&format!(" (eval {})", eval_value(*eval)));
-            }
-            line.push(':');
-            for item in variation {
-                match item {
-                    Item::Move { mv, captured } => {
-                        line.push_str(&format!(" {mv}"));
-                        if let Some(n) = captured {
-                            line.push_str(&format!("+{n}"));
-                        }
-                    }
-                    Item::Round { round } => line.push_str(&format!(" R{round}")),
-                    Item::Comment { .. } | Item::Nag { .. } | Item::Variation { .. } => {}
+        .map(|(k, variation)| variation_heading(&format!("{ply}.{}", k + 1), variation))
+        .collect()
+}
+
+/// The heading line of one variation named `name` (`4.1`), as
+/// [`variation_headings`] writes it.
+#[must_use]
+pub fn variation_heading(name: &str, variation: &[Item]) -> String {
+    let mut line = format!("variation {name}");
+    if let Some(Some(eval)) = line_evals(variation).get(1) {
+        line.push_str(&format!(" (eval {})", eval_value(*eval)));
+    }
+    line.push(':');
+    for item in variation {
+        match item {
+            Item::Move { mv, captured } => {
+                line.push_str(&format!(" {mv}"));
+                if let Some(n) = captured {
+                    line.push_str(&format!("+{n}"));
                 }
             }
-            line
-        })
-        .collect()
+            Item::Round { round } => line.push_str(&format!(" R{round}")),
+            Item::Comment { .. } | Item::Nag { .. } | Item::Variation { .. } => {}
+        }
+    }
+    line
 }
 
 /// An evaluation's value as a heading writes it: `+1,4`, `=+6` (its
 /// comment form without `[%eval ` and `]`).
-fn eval_value(eval: Eval) -> String {
+#[must_use]
+pub fn eval_value(eval: Eval) -> String {
     let text = eval.to_string();
     text.trim_start_matches("[%eval ")
         .trim_end_matches(']')
