@@ -220,3 +220,130 @@ fn a_screenshot_of_a_position() {
         png.len()
     );
 }
+
+/// An annotated game read as a student would, keys only: into a
+/// variation (`v`), into the variation inside it, back out (Escape) one
+/// line at a time, on to the next variation of a move (`v` again), back
+/// past a variation's first ply to where it branches, and a click on the
+/// evaluation graph's points. Each board the page shows must be the one
+/// `--variation` (or `--ply`) draws there; the move list numbers moves as
+/// the record does and carries the marks and the best line.
+#[test]
+fn a_reader_steps_into_variations_and_jumps_from_the_graph() {
+    let Some(browser) = browser_or_skip("a_reader_steps_into_variations_and_jumps_from_the_graph")
+    else {
+        return;
+    };
+    let dir = scratch("browser/variations");
+    let record = dir.join("game.mgn");
+    std::fs::write(
+        &record,
+        "[Game \"olowuka\"]\n\n1. F e?? {[%eval -3,4] a slip} ( 1... d! {[%eval =+3]} 2. E \
+         ( 2. A $14 a ) 2... c ) ( 1... a ) 2. E+5 {[%eval +2,4]} c *\n",
+    )
+    .unwrap();
+    let game = record.to_str().unwrap();
+    let out = run("mancala-render", &["--format", "html", game], b"");
+    assert_eq!(out.code, 0, "{}", out.snapshot());
+    let html = out.stdout;
+    for label in [
+        ">1. F<",
+        ">e<span class=\"mark blunder\">??</span> <span class=\"eval\">-3,4</span>",
+        "best line 2.1:</span> <button type=\"button\" data-step=",
+        ">1... d<span class=\"mark good\">!</span> <span class=\"eval\">=+3</span>",
+        ">2. A<span class=\"mark nag\"> $14</span>",
+        ">2... c<",
+        "variation 2.2:",
+        ">2. E+5 <span class=\"eval\">+2,4</span>",
+    ] {
+        assert!(
+            html.contains(label),
+            "{label} not in the move list:\n{html}"
+        );
+    }
+    let page = dir.join("page.html");
+    std::fs::write(&page, &html).unwrap();
+
+    let at_ply = |ply: &str| shown(&json_frames(&["--ply", ply, game])[0]);
+    let in_variation =
+        |path: &str, ply: &str| shown(&json_frames(&["--variation", path, "--ply", ply, game])[0]);
+    // (key, the line and ply shown, the board)
+    let walk = [
+        ("", "main ply 0", at_ply("0")),
+        ("R", "main ply 1", at_ply("1")),
+        ("R", "main ply 2", at_ply("2")),
+        ("V", "2.1 ply 2", in_variation("2.1", "2")),
+        ("R", "2.1 ply 3", in_variation("2.1", "3")),
+        ("V", "2.1/3.1 ply 3", in_variation("2.1/3.1", "3")),
+        ("R", "2.1/3.1 ply 4", in_variation("2.1/3.1", "4")),
+        ("X", "2.1 ply 3", in_variation("2.1", "3")),
+        ("X", "main ply 2", at_ply("2")),
+        ("V", "2.1 ply 2", in_variation("2.1", "2")),
+        ("V", "2.2 ply 2", in_variation("2.2", "2")),
+        ("L", "main ply 1", at_ply("1")),
+        ("E", "main ply 4", at_ply("4")),
+        ("C1", "main ply 2", at_ply("2")),
+        ("C2", "main ply 3", at_ply("3")),
+    ];
+    let keys: String = walk.iter().map(|(k, ..)| *k).collect();
+    let url = format!("file://{}#test={keys}", page.display());
+    let dom = chromium(&browser, &dir.join("profile"), &["--dump-dom"], &url);
+    let log = dom
+        .split_once("<pre id=\"test-log\">")
+        .and_then(|(_, rest)| rest.split_once("</pre>"))
+        .unwrap_or_else(|| panic!("no test log in the page:\n{dom}"))
+        .0;
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines.len(), walk.len(), "{log}");
+    for (line, (key, place, board)) in lines.iter().zip(&walk) {
+        let (line_name, ply) = place.split_once(' ').unwrap();
+        assert!(
+            line.contains(&format!(" line {line_name} {ply} lap - "))
+                && line.ends_with(board.as_str()),
+            "after {key:?}:\n shown {line}\n  want line {line_name} {ply}, {board}"
+        );
+    }
+}
+
+/// Screenshots of the study page for review: an analysed Pallankuzhi match
+/// at a mistake with its best line, and inside that line; left in
+/// `target/tmp/browser/study/`.
+#[test]
+fn screenshots_of_the_study_page() {
+    let Some(browser) = browser_or_skip("screenshots_of_the_study_page") else {
+        return;
+    };
+    let dir = scratch("browser/study");
+    let out = run(
+        "mancala-render",
+        &[
+            "--format",
+            "html",
+            "--output-dir",
+            dir.join("pages").to_str().unwrap(),
+            "fixtures/validate/valid-annotated.mgn",
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 0, "{}", out.snapshot());
+    let page = dir.join("pages/game-003.html");
+    // Ply 5 (3. A+14?!), then its best line's second ply.
+    for (name, hash) in [("mistake", "ply=5"), ("best-line", "ply=5&test=VR")] {
+        let shot = dir.join(format!("{name}.png"));
+        chromium(
+            &browser,
+            &dir.join("profile"),
+            &[
+                "--window-size=1280,900",
+                &format!("--screenshot={}", shot.display()),
+            ],
+            &format!("file://{}#{hash}", page.display()),
+        );
+        let png = std::fs::read(&shot).unwrap();
+        assert!(
+            png.starts_with(b"\x89PNG") && png.len() > 20_000,
+            "{name}: {} bytes",
+            png.len()
+        );
+    }
+}

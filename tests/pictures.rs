@@ -525,3 +525,86 @@ fn a_page_says_an_evaluation_once() {
         "the heading's eval line"
     );
 }
+
+/// Tags and comments are input: a page or a picture carries none of their
+/// control characters (NUL, ESC, C1) or bidi controls raw, only their
+/// escapes, as the text diagrams write them.
+#[test]
+fn pages_and_pictures_escape_control_and_bidi_characters() {
+    let record = "[Game \"olowuka\"]\n[South \"Ann\u{1b}[31m\u{202e}red\"]\n[North \"Bo\u{2066}b\u{9b}\"]\n\
+                  [Event \"\u{7}bell\u{200f}\"]\n\n{lead \u{1b}]0;title\u{7}} 1. C {x\u{0}y\u{202e}z\u{2069}} \
+                  ( 1. D {in\u{202b}side} ) c *\n";
+    let unsafe_char = |c: char| {
+        c.is_control() && c != '\n'
+            || matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    let page = run(
+        "mancala-render",
+        &["--format", "html", "-"],
+        record.as_bytes(),
+    );
+    assert_eq!(page.code, 0, "{}", page.snapshot());
+    let svg = run(
+        "mancala-render",
+        &["--format", "svg", "--ply", "1", "-"],
+        record.as_bytes(),
+    );
+    assert_eq!(svg.code, 0, "{}", svg.snapshot());
+    for (what, text) in [("page", &page.stdout), ("picture", &svg.stdout)] {
+        let found: Vec<(usize, char)> = text
+            .char_indices()
+            .filter(|(_, c)| unsafe_char(*c))
+            .collect();
+        assert!(found.is_empty(), "{what}: raw {found:?}");
+    }
+    for escaped in [
+        "Ann\\u{1b}[31m\\u{202e}red",
+        "Bo\\u{2066}b\\u{9b}",
+        "\\u{7}bell\\u{200f}",
+    ] {
+        assert!(page.stdout.contains(escaped), "{escaped} in the header");
+    }
+    // Comments in the move list, and in the steps' data (JSON: the
+    // backslash doubled).
+    assert!(page.stdout.contains("{x\\u{0}y\\u{202e}z\\u{2069}}"));
+    assert!(page.stdout.contains("{in\\u{202b}side}"));
+    assert!(page.stdout.contains("x\\\\u{0}y\\\\u{202e}z\\\\u{2069}"));
+}
+
+/// The move list numbers moves as the record does (spec/notation.md
+/// §6.3): `N.` before South's, `N...` before a North move that opens a
+/// round or follows a comment or a variation, from 1 again in each round;
+/// each round's refilled board has an entry of its own.
+#[test]
+fn the_move_list_numbers_moves_as_the_record() {
+    let dir = scratch("html-numbering");
+    let listed = render_ok(&[
+        "--format",
+        "html",
+        "--output-dir",
+        dir.to_str().unwrap(),
+        "fixtures/validate/valid-annotated.mgn",
+    ]);
+    let pallankuzhi = std::fs::read_to_string(listed.lines().nth(2).unwrap()).unwrap();
+    let labels: Vec<&str> = pallankuzhi
+        .split("<li><button type=\"button\" data-step=\"")
+        .skip(1)
+        .map(|item| {
+            let label = &item[item.find('>').unwrap() + 1..];
+            &label[..label.find('<').unwrap()]
+        })
+        .collect();
+    assert_eq!(
+        labels[..8],
+        [
+            "start", "1. G+7", "c+25", "2. A+11", "e+14", "3. A+14", "3... g+3", "4. A"
+        ]
+    );
+    let round_2 = labels
+        .iter()
+        .position(|l| l.starts_with("R2: round 2 begins"))
+        .expect("the refilled board's entry");
+    assert_eq!(labels[round_2 - 1], "9. A");
+    assert_eq!(labels[round_2 + 1], "1... b+8");
+    assert_eq!(labels[round_2 + 2], "2. C+20");
+}
