@@ -305,6 +305,83 @@ fn a_reader_steps_into_variations_and_jumps_from_the_graph() {
     }
 }
 
+/// A variation of the move that ends a round branches from the position
+/// before that move, and leaving it returns to the move, not to the next
+/// round's refilled board.
+#[test]
+fn a_variation_of_a_round_ending_move() {
+    let Some(browser) = browser_or_skip("a_variation_of_a_round_ending_move") else {
+        return;
+    };
+    let dir = scratch("browser/round-variation");
+    let out = run(
+        "mancala-render",
+        &[
+            "--format",
+            "html",
+            "--output-dir",
+            dir.join("pages").to_str().unwrap(),
+            "fixtures/validate/valid-annotated.mgn",
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 0, "{}", out.snapshot());
+    let game = "fixtures/validate/valid-annotated.mgn";
+    // Game 3, Pallankuzhi: ply 17 (`9. A??`) ends round 1 and has a
+    // variation, `9. G+0 …`.
+    let record = dir.join("game-3.mgn");
+    let text = std::fs::read_to_string(game).unwrap();
+    let third = text.split("\n\n[Game").nth(3).unwrap();
+    std::fs::write(&record, format!("[Game{third}")).unwrap();
+    let record = record.to_str().unwrap();
+    let at_ply = |ply: &str| shown(&json_frames(&["--ply", ply, record])[0]);
+    let in_variation = |path: &str, ply: &str| {
+        shown(&json_frames(&["--variation", path, "--ply", ply, record])[0])
+    };
+    let walk = [
+        ("", "main ply 17"),
+        ("V", "17.1 ply 17"),
+        ("L", "main ply 16"),
+        ("R", "main ply 17"),
+        ("V", "17.1 ply 17"),
+        ("X", "main ply 17"),
+    ];
+    // The board the move left (`--ply 17` is the refilled one).
+    let the_move = shown(&json_frames(&["--plies", "17", record])[0]);
+    let boards = [
+        Some(the_move.clone()),
+        Some(in_variation("17.1", "17")),
+        Some(at_ply("16")),
+        Some(the_move.clone()),
+        Some(in_variation("17.1", "17")),
+        Some(the_move),
+    ];
+    let keys: String = walk.iter().map(|(k, _)| *k).collect();
+    let page = dir.join("pages/game-003.html");
+    let url = format!("file://{}#ply=17&test={keys}", page.display());
+    let dom = chromium(&browser, &dir.join("profile"), &["--dump-dom"], &url);
+    let log = dom
+        .split_once("<pre id=\"test-log\">")
+        .and_then(|(_, rest)| rest.split_once("</pre>"))
+        .unwrap_or_else(|| panic!("no test log in the page:\n{dom}"))
+        .0;
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines.len(), walk.len(), "{log}");
+    for ((line, (key, place)), board) in lines.iter().zip(&walk).zip(&boards) {
+        let (line_name, ply) = place.split_once(' ').unwrap();
+        assert!(
+            line.contains(&format!(" line {line_name} {ply} lap - ")),
+            "after {key:?}:\n shown {line}\n  want line {line_name} {ply}"
+        );
+        if let Some(board) = board {
+            assert!(
+                line.ends_with(board.as_str()),
+                "after {key:?}: {line}, want {board}"
+            );
+        }
+    }
+}
+
 /// Screenshots of the study page for review: an analysed Pallankuzhi match
 /// at a mistake with its best line, and inside that line; left in
 /// `target/tmp/browser/study/`.

@@ -79,9 +79,13 @@ struct Line {
     /// `2.1`, `2.1/3.2`; empty for the main line.
     name: String,
     numbering: Numbering,
-    /// The step after the line's last move, and the step before it.
+    /// The step of the line's last move, and the step of the position it
+    /// was played in (where its variations branch).
     last_step: usize,
     before_last: usize,
+    /// The step of the position the next move is played in: the last
+    /// move's, or the refilled board of a round it began.
+    position_step: usize,
     /// The last move's marks.
     last_marks: String,
     /// The main line's entry in the move list is open, and the entries of
@@ -151,6 +155,7 @@ pub fn page(
         numbering,
         last_step: start_step,
         before_last: start_step,
+        position_step: start_step,
         last_marks: String::new(),
         open: false,
         rounds: Vec::new(),
@@ -246,8 +251,9 @@ pub fn page(
                         ..at
                     },
                 );
-                line.before_last = line.last_step;
+                line.before_last = line.position_step;
                 line.last_step = step;
+                line.position_step = step;
                 line.last_marks.clone_from(&shown.marks);
                 if line.id == 0 {
                     if let Some(eval) = shown.eval {
@@ -275,7 +281,7 @@ pub fn page(
                         frame.heading.truncate(1);
                         let step = page.step(&frame, at);
                         line.rounds.push((step, label));
-                        line.last_step = step;
+                        line.position_step = step;
                     }
                 } else {
                     page.variation_move(step, &label, &shown.marks, eval_text.as_deref());
@@ -318,6 +324,7 @@ pub fn page(
                     numbering,
                     last_step: back,
                     before_last: back,
+                    position_step: back,
                     last_marks: String::new(),
                     open: false,
                     rounds: Vec::new(),
