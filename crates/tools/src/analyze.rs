@@ -43,7 +43,8 @@ Annotations:
   is kept.
 
 Exit status: 0 every game analysed, 1 some game invalid (reported, not
-analysed), 2 usage or I/O error.";
+analysed) or a record over the 4 MiB the tools read (not written), 2 usage
+or I/O error.";
 
 /// Analyse recorded mancala games: evaluations, best moves and mistakes
 /// written into the records.
@@ -325,6 +326,8 @@ struct Analysed {
     valid: bool,
     stdout: String,
     stderr: String,
+    /// Its record would not read back (over the record limit): not written.
+    refused: bool,
 }
 
 struct Settings<'a> {
@@ -465,6 +468,14 @@ fn analyse_game(game: &SourcedGame, settings: &Settings<'_>) -> Analysed {
         }
     }
     out.stderr.push('\n');
+    // Comments, evaluations and variations make a record longer: one near
+    // the limit may pass it.
+    let at = || format!("{file}:{}:1", game.text.first_line);
+    if let Some(error) = output::record_over_limit(out.stdout.len(), at) {
+        out.stdout.clear();
+        out.stderr = error + "\n";
+        out.refused = true;
+    }
     out
 }
 
@@ -486,7 +497,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     } else {
         Limit::Depth(args.depth.unwrap_or(DEFAULT_DEPTH))
     };
-    let names = input::inputs(&args.input.files);
+    let names = input::inputs(&args.input.files, true);
     let settings = Settings {
         names: &names,
         format: args.format,
@@ -500,7 +511,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
         },
     };
     let mut stdout = output::stdout();
-    let (mut games, mut valid, mut io_errors) = (0usize, 0usize, 0usize);
+    let (mut games, mut valid, mut io_errors, mut refused) = (0usize, 0usize, 0usize, 0usize);
     let mut first_text = true;
     let work = |item: &Result<SourcedGame, input::InputError>| match item {
         Ok(game) => Ok(analyse_game(game, &settings)),
@@ -531,6 +542,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 Ok(analysed) => {
                     games += 1;
                     valid += usize::from(analysed.valid);
+                    refused += usize::from(analysed.refused);
                     if !analysed.stdout.is_empty() {
                         if args.format == Format::Text && !first_text {
                             stdout.write_all(b"\n")?;
@@ -555,12 +567,16 @@ pub fn run(args: &Args) -> io::Result<u8> {
     }
     if args.format == Format::Text {
         output::error_line(&format!(
-            "analysed {}, {} invalid",
+            "analysed {}, {} invalid{}",
             plural(valid as u64, "game"),
-            games - valid
+            games - valid,
+            output::not_written(refused)
         ));
     }
-    Ok(output::exit_status(io_errors > 0, valid < games))
+    Ok(output::exit_status(
+        io_errors > 0,
+        valid < games || refused > 0,
+    ))
 }
 
 #[cfg(test)]

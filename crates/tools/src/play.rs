@@ -48,7 +48,8 @@ Examples:
   mancala-validate game.mgn | mancala-play - --plies 10     continue a record
   mancala-play --game rio-kadalis --south human              play at the terminal
 
-Exit status: 0 ok, 1 an input record or a --moves move is invalid, 2 usage or I/O error.";
+Exit status: 0 ok, 1 an input record or a --moves move is invalid (or a record would pass
+the 4 MiB the tools read, and was not written), 2 usage or I/O error.";
 
 /// Play mancala games between engines or people, and write the records.
 #[derive(Debug, Parser)]
@@ -185,15 +186,21 @@ struct Session {
     plies_total: usize,
     /// Stopped unfinished at `--max-plies`.
     capped: bool,
-    /// At least the bytes of the record's text (see [`MAX_RECORD_BYTES`]).
+    /// At least the bytes of the record's text (see [`MAX_RECORD_BYTES`]),
+    /// in the form it is written in.
     text_bytes: usize,
+    /// Written as a JSON record (`--format json`), which takes more bytes
+    /// a ply than MGN.
+    json: bool,
 }
 
 /// A game is stopped before its record passes the size the tools read
 /// (their reader's limit), so that what play writes reads back. Counted as
-/// it is played, each ply at its longest (see [`Session::play`]); a
-/// ply's items take at most [`MAX_PLY_BYTES`].
-const MAX_RECORD_BYTES: usize = mancala_notation::DEFAULT_MAX_GAME_BYTES;
+/// it is played, each ply at its longest in the form written (see
+/// [`Session::play`]); a ply's items take at most [`MAX_PLY_BYTES`]. A
+/// record continued that is over it already is not written
+/// ([`output::record_over_limit`]).
+const MAX_RECORD_BYTES: usize = output::MAX_RECORD_BYTES;
 const MAX_PLY_BYTES: usize = 256;
 
 /// Bytes of the decimal digits of `n`.
@@ -202,10 +209,15 @@ fn digits(n: usize) -> usize {
 }
 
 impl Session {
-    fn new(number: usize, game: Game, record: Record, plies_total: usize) -> Session {
+    fn new(number: usize, game: Game, record: Record, plies_total: usize, json: bool) -> Session {
         // The tags still to come (`Continued`, `Result`, `Termination`)
         // take less than a ply's room.
-        let text_bytes = record.to_string().len() + MAX_PLY_BYTES;
+        let written = if json {
+            serde_json::to_string(&record).map_or(usize::MAX / 2, |text| text.len())
+        } else {
+            record.to_string().len()
+        };
+        let text_bytes = written + MAX_PLY_BYTES;
         let base = (game.clone(), record.items.len(), text_bytes);
         Session {
             number,
@@ -216,6 +228,7 @@ impl Session {
             plies_total,
             capped: false,
             text_bytes,
+            json,
         }
     }
 
@@ -260,20 +273,29 @@ impl Session {
             mv: canonical,
             captured: (gained > 0).then_some(gained),
         });
-        // `123. E:ccw+45 ` (a move number before South's moves, or
-        // `123... ` before any move), and `R2 ` for each round begun.
-        self.text_bytes += match mover {
-            Side::South => digits(self.plies_total / 2 + 1) + 2,
-            Side::North if after_south => 0,
-            Side::North => digits(self.plies_total / 2 + 1) + 4,
-        };
-        self.text_bytes += canonical.to_string().len() + 1;
-        if gained > 0 {
-            self.text_bytes += 1 + digits(gained as usize);
+        if self.json {
+            // `{"move":"E:ccw","captured":45},` and `{"round":2},` for
+            // each round begun.
+            self.text_bytes += canonical.to_string().len() + 12;
+            if gained > 0 {
+                self.text_bytes += 12 + digits(gained as usize);
+            }
+        } else {
+            // `123. E:ccw+45 ` (a move number before South's moves, or
+            // `123... ` before any move), and `R2 ` for each round begun.
+            self.text_bytes += match mover {
+                Side::South => digits(self.plies_total / 2 + 1) + 2,
+                Side::North if after_south => 0,
+                Side::North => digits(self.plies_total / 2 + 1) + 4,
+            };
+            self.text_bytes += canonical.to_string().len() + 1;
+            if gained > 0 {
+                self.text_bytes += 1 + digits(gained as usize);
+            }
         }
         for round in check::rounds_begun(report) {
             self.record.items.push(Item::Round { round });
-            self.text_bytes += 2 + digits(round as usize);
+            self.text_bytes += if self.json { 11 } else { 2 } + digits(round as usize);
         }
         self.plies_added += 1;
         self.plies_total += 1;
@@ -353,6 +375,8 @@ struct Tool<'a> {
     out: output::Stdout,
     first_record: bool,
     invalid: usize,
+    /// Records not written for their size.
+    refused: usize,
     /// The human seat's input, when a person plays.
     seat: Option<SeatInput>,
     /// The bar of a run of new games.
@@ -366,20 +390,27 @@ impl Tool<'_> {
         self.seat.as_ref().is_some_and(SeatInput::stopped)
     }
 
-    fn write_record(&mut self, record: &Record) -> io::Result<()> {
-        match self.args.format {
+    /// Writes `record`, unless the readers would not read it back whole
+    /// (over the record limit): then `game` names it in the error, the
+    /// record is not written and the run's exit status is 1.
+    fn write_record(&mut self, record: &Record, game: impl FnOnce() -> String) -> io::Result<()> {
+        let text = match self.args.format {
             Format::Json => {
-                serde_json::to_writer(&mut self.out, record)?;
-                self.out.write_all(b"\n")?;
+                let mut text = serde_json::to_string(record).map_err(io::Error::other)?;
+                text.push('\n');
+                text
             }
-            Format::Text => {
-                if !self.first_record {
-                    self.out.write_all(b"\n")?;
-                }
-                self.first_record = false;
-                write!(self.out, "{record}")?;
-            }
+            Format::Text => record.to_string(),
+        };
+        if let Some(error) = output::record_over_limit(text.len(), game) {
+            self.refused += 1;
+            return self.report(&(error + "\n"));
         }
+        if self.args.format == Format::Text && !self.first_record {
+            self.out.write_all(b"\n")?;
+        }
+        self.first_record = false;
+        self.out.write_all(text.as_bytes())?;
         // Each game reaches stdout when it ends: an interrupted run keeps
         // the games it finished, and `| head` sees them at once.
         let out = &mut self.out;
@@ -885,6 +916,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
         out: output::stdout(),
         first_record: true,
         invalid: 0,
+        refused: 0,
         seat: if humans {
             Some(SeatInput::start()?)
         } else {
@@ -947,9 +979,10 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 game,
                 record,
                 0,
+                args.format == Format::Json,
             );
             if tool.play_session(&mut session, &mut seats)? {
-                tool.write_record(&session.record)?;
+                tool.write_record(&session.record, || format!("game {number}"))?;
                 summary.add(&session);
             } else {
                 tool.invalid += 1;
@@ -961,7 +994,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
             }
         }
     } else {
-        let names: Vec<InputName> = input::inputs(&args.records);
+        let names: Vec<InputName> = input::inputs(&args.records, !args.quiet);
         let mut index = 0u64;
         for item in input::games(&names) {
             let game = match item {
@@ -1013,7 +1046,13 @@ pub fn run(args: &Args) -> io::Result<u8> {
                     .set_tag(check::LAP_BUDGET_TAG, budget.to_string())
                     .map_err(io::Error::other)?;
             }
-            let mut session = Session::new(index as usize, game_state, record, plies);
+            let mut session = Session::new(
+                index as usize,
+                game_state,
+                record,
+                plies,
+                args.format == Format::Json,
+            );
             if tool.play_session(&mut session, &mut seats)? {
                 // The record's players stay; who played on is noted.
                 if session.plies_added > 0 {
@@ -1028,7 +1067,8 @@ pub fn run(args: &Args) -> io::Result<u8> {
                         .set_tag("Continued", note)
                         .map_err(io::Error::other)?;
                 }
-                tool.write_record(&session.record)?;
+                let first_line = game.text.first_line;
+                tool.write_record(&session.record, || format!("{file}:{first_line}:1"))?;
             } else {
                 tool.invalid += 1;
             }
@@ -1049,7 +1089,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     }
     Ok(if unreadable {
         EXIT_FAILURE
-    } else if tool.invalid > 0 {
+    } else if tool.invalid > 0 || tool.refused > 0 {
         EXIT_INVALID
     } else {
         EXIT_OK

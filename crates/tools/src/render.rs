@@ -109,6 +109,11 @@ pub struct Args {
     /// without it stdout takes exactly one document.
     #[arg(long, value_name = "DIR")]
     pub output_dir: Option<std::path::PathBuf>,
+    /// Replace files of the same names under --output-dir (without it an
+    /// existing file stops the run, exit 2). A link is never written
+    /// through, even so.
+    #[arg(long, requires = "output_dir")]
+    pub force: bool,
     /// Laps drawn at most for one move with --laps (at least 1).
     #[arg(long, default_value_t = DEFAULT_MAX_LAPS as u32, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_laps: u32,
@@ -927,7 +932,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
         style,
         err_color: args.color.color.for_stderr(),
         out: output::stdout(),
-        pictures: Pictures::new(args.output_dir.as_deref()),
+        pictures: Pictures::new(args.output_dir.as_deref(), args.force),
         seen: 0,
         drawn: 0,
         invalid: 0,
@@ -949,7 +954,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
             }
         }
     } else {
-        let names: Vec<InputName> = input::inputs(&args.input.files);
+        let names: Vec<InputName> = input::inputs(&args.input.files, true);
         let mut failed = false;
         for item in input::games(&names) {
             match item {
