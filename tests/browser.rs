@@ -3,8 +3,11 @@
 //! through the page's test hook (`#test=KEYS`: forward through every ply,
 //! back, into one ply lap by lap) and the board the page then shows, read
 //! back from its drawing, must be the position of the JSON frames at each
-//! step. A screenshot of a position is left in
-//! `target/tmp/browser/screenshot/screenshot.png` for review.
+//! step. An annotated game is read into its variations and back (`v`,
+//! Escape) and through its evaluation graph, each board again checked
+//! against `--variation` and `--ply`. Screenshots are left for review in
+//! `target/tmp/browser/screenshot/screenshot.png` (a position) and
+//! `target/tmp/browser/study/` (a mistake and its best line).
 //!
 //! The browser is `$MANCALA_CHROMIUM`, or `chromium`, `chromium-browser`
 //! or `google-chrome` on the PATH (`.ci/run` installs Debian's
