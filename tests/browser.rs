@@ -3,8 +3,11 @@
 //! through the page's test hook (`#test=KEYS`: forward through every ply,
 //! back, into one ply lap by lap) and the board the page then shows, read
 //! back from its drawing, must be the position of the JSON frames at each
-//! step. A screenshot of a position is left in
-//! `target/tmp/browser/screenshot/screenshot.png` for review.
+//! step. An annotated game is read into its variations and back (`v`,
+//! Escape) and through its evaluation graph, each board again checked
+//! against `--variation` and `--ply`. Screenshots are left for review in
+//! `target/tmp/browser/screenshot/screenshot.png` (a position) and
+//! `target/tmp/browser/study/` (a mistake and its best line).
 //!
 //! The browser is `$MANCALA_CHROMIUM`, or `chromium`, `chromium-browser`
 //! or `google-chrome` on the PATH (`.ci/run` installs Debian's
@@ -219,4 +222,208 @@ fn a_screenshot_of_a_position() {
         "{} bytes",
         png.len()
     );
+}
+
+/// An annotated game read as a student would, keys only: into a
+/// variation (`v`), into the variation inside it, back out (Escape) one
+/// line at a time, on to the next variation of a move (`v` again), back
+/// past a variation's first ply to where it branches, and a click on the
+/// evaluation graph's points. Each board the page shows must be the one
+/// `--variation` (or `--ply`) draws there; the move list numbers moves as
+/// the record does and carries the marks and the best line.
+#[test]
+fn a_reader_steps_into_variations_and_jumps_from_the_graph() {
+    let Some(browser) = browser_or_skip("a_reader_steps_into_variations_and_jumps_from_the_graph")
+    else {
+        return;
+    };
+    let dir = scratch("browser/variations");
+    let record = dir.join("game.mgn");
+    std::fs::write(
+        &record,
+        "[Game \"olowuka\"]\n\n1. F e?? {[%eval -3,4] a slip} ( 1... d! {[%eval =+3]} 2. E \
+         ( 2. A $14 a ) 2... c ) ( 1... a ) 2. E+5 {[%eval +2,4]} c *\n",
+    )
+    .unwrap();
+    let game = record.to_str().unwrap();
+    let out = run("mancala-render", &["--format", "html", game], b"");
+    assert_eq!(out.code, 0, "{}", out.snapshot());
+    let html = out.stdout;
+    for label in [
+        ">1. F<",
+        ">e<span class=\"mark blunder\">??</span> <span class=\"eval\">-3,4</span>",
+        "best line 2.1:</span> <button type=\"button\" data-step=",
+        ">1... d<span class=\"mark good\">!</span> <span class=\"eval\">=+3</span>",
+        ">2. A<span class=\"mark nag\"> $14</span>",
+        ">2... c<",
+        "variation 2.2:",
+        ">2. E+5 <span class=\"eval\">+2,4</span>",
+    ] {
+        assert!(
+            html.contains(label),
+            "{label} not in the move list:\n{html}"
+        );
+    }
+    let page = dir.join("page.html");
+    std::fs::write(&page, &html).unwrap();
+
+    let at_ply = |ply: &str| shown(&json_frames(&["--ply", ply, game])[0]);
+    let in_variation =
+        |path: &str, ply: &str| shown(&json_frames(&["--variation", path, "--ply", ply, game])[0]);
+    // (key, the line and ply shown, the board)
+    let walk = [
+        ("", "main ply 0", at_ply("0")),
+        ("R", "main ply 1", at_ply("1")),
+        ("R", "main ply 2", at_ply("2")),
+        ("V", "2.1 ply 2", in_variation("2.1", "2")),
+        ("R", "2.1 ply 3", in_variation("2.1", "3")),
+        ("V", "2.1/3.1 ply 3", in_variation("2.1/3.1", "3")),
+        ("R", "2.1/3.1 ply 4", in_variation("2.1/3.1", "4")),
+        ("X", "2.1 ply 3", in_variation("2.1", "3")),
+        ("X", "main ply 2", at_ply("2")),
+        ("V", "2.1 ply 2", in_variation("2.1", "2")),
+        ("V", "2.2 ply 2", in_variation("2.2", "2")),
+        ("L", "main ply 1", at_ply("1")),
+        ("E", "main ply 4", at_ply("4")),
+        ("C1", "main ply 2", at_ply("2")),
+        ("C2", "main ply 3", at_ply("3")),
+    ];
+    let keys: String = walk.iter().map(|(k, ..)| *k).collect();
+    let url = format!("file://{}#test={keys}", page.display());
+    let dom = chromium(&browser, &dir.join("profile"), &["--dump-dom"], &url);
+    let log = dom
+        .split_once("<pre id=\"test-log\">")
+        .and_then(|(_, rest)| rest.split_once("</pre>"))
+        .unwrap_or_else(|| panic!("no test log in the page:\n{dom}"))
+        .0;
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines.len(), walk.len(), "{log}");
+    for (line, (key, place, board)) in lines.iter().zip(&walk) {
+        let (line_name, ply) = place.split_once(' ').unwrap();
+        assert!(
+            line.contains(&format!(" line {line_name} {ply} lap - "))
+                && line.ends_with(board.as_str()),
+            "after {key:?}:\n shown {line}\n  want line {line_name} {ply}, {board}"
+        );
+    }
+}
+
+/// A variation of the move that ends a round branches from the position
+/// before that move, and leaving it returns to the move, not to the next
+/// round's refilled board.
+#[test]
+fn a_variation_of_a_round_ending_move() {
+    let Some(browser) = browser_or_skip("a_variation_of_a_round_ending_move") else {
+        return;
+    };
+    let dir = scratch("browser/round-variation");
+    let out = run(
+        "mancala-render",
+        &[
+            "--format",
+            "html",
+            "--output-dir",
+            dir.join("pages").to_str().unwrap(),
+            "fixtures/validate/valid-annotated.mgn",
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 0, "{}", out.snapshot());
+    let game = "fixtures/validate/valid-annotated.mgn";
+    // Game 3, Pallankuzhi: ply 17 (`9. A??`) ends round 1 and has a
+    // variation, `9. G+0 …`.
+    let record = dir.join("game-3.mgn");
+    let text = std::fs::read_to_string(game).unwrap();
+    let third = text.split("\n\n[Game").nth(3).unwrap();
+    std::fs::write(&record, format!("[Game{third}")).unwrap();
+    let record = record.to_str().unwrap();
+    let at_ply = |ply: &str| shown(&json_frames(&["--ply", ply, record])[0]);
+    let in_variation = |path: &str, ply: &str| {
+        shown(&json_frames(&["--variation", path, "--ply", ply, record])[0])
+    };
+    let walk = [
+        ("", "main ply 17"),
+        ("V", "17.1 ply 17"),
+        ("L", "main ply 16"),
+        ("R", "main ply 17"),
+        ("V", "17.1 ply 17"),
+        ("X", "main ply 17"),
+    ];
+    // The board the move left (`--ply 17` is the refilled one).
+    let the_move = shown(&json_frames(&["--plies", "17", record])[0]);
+    let boards = [
+        Some(the_move.clone()),
+        Some(in_variation("17.1", "17")),
+        Some(at_ply("16")),
+        Some(the_move.clone()),
+        Some(in_variation("17.1", "17")),
+        Some(the_move),
+    ];
+    let keys: String = walk.iter().map(|(k, _)| *k).collect();
+    let page = dir.join("pages/game-003.html");
+    let url = format!("file://{}#ply=17&test={keys}", page.display());
+    let dom = chromium(&browser, &dir.join("profile"), &["--dump-dom"], &url);
+    let log = dom
+        .split_once("<pre id=\"test-log\">")
+        .and_then(|(_, rest)| rest.split_once("</pre>"))
+        .unwrap_or_else(|| panic!("no test log in the page:\n{dom}"))
+        .0;
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines.len(), walk.len(), "{log}");
+    for ((line, (key, place)), board) in lines.iter().zip(&walk).zip(&boards) {
+        let (line_name, ply) = place.split_once(' ').unwrap();
+        assert!(
+            line.contains(&format!(" line {line_name} {ply} lap - ")),
+            "after {key:?}:\n shown {line}\n  want line {line_name} {ply}"
+        );
+        if let Some(board) = board {
+            assert!(
+                line.ends_with(board.as_str()),
+                "after {key:?}: {line}, want {board}"
+            );
+        }
+    }
+}
+
+/// Screenshots of the study page for review: an analysed Pallankuzhi match
+/// at a mistake with its best line, and inside that line; left in
+/// `target/tmp/browser/study/`.
+#[test]
+fn screenshots_of_the_study_page() {
+    let Some(browser) = browser_or_skip("screenshots_of_the_study_page") else {
+        return;
+    };
+    let dir = scratch("browser/study");
+    let out = run(
+        "mancala-render",
+        &[
+            "--format",
+            "html",
+            "--output-dir",
+            dir.join("pages").to_str().unwrap(),
+            "fixtures/validate/valid-annotated.mgn",
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 0, "{}", out.snapshot());
+    let page = dir.join("pages/game-003.html");
+    // Ply 5 (3. A+14?!), then its best line's second ply.
+    for (name, hash) in [("mistake", "ply=5"), ("best-line", "ply=5&test=VR")] {
+        let shot = dir.join(format!("{name}.png"));
+        chromium(
+            &browser,
+            &dir.join("profile"),
+            &[
+                "--window-size=1280,900",
+                &format!("--screenshot={}", shot.display()),
+            ],
+            &format!("file://{}#{hash}", page.display()),
+        );
+        let png = std::fs::read(&shot).unwrap();
+        assert!(
+            png.starts_with(b"\x89PNG") && png.len() > 20_000,
+            "{name}: {} bytes",
+            png.len()
+        );
+    }
 }

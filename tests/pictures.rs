@@ -421,14 +421,18 @@ fn pages_are_self_contained_and_carry_every_step() {
         let data: Value = serde_json::from_str(&html[data_start..data_end]).unwrap();
         let steps = data["steps"].as_array().unwrap();
         let plies = json_frames(&["--plies", "..", game]);
-        let ply_level: Vec<&Value> = steps.iter().filter(|s| s["lap"].is_null()).collect();
+        // Ply-level steps of the main line: no lap, no line (0).
+        let ply_level: Vec<&Value> = steps
+            .iter()
+            .filter(|s| s["lap"].is_null() && s["line"].is_null())
+            .collect();
         assert_eq!(ply_level.len(), plies.len() + 1, "{game}");
         for (step, frame) in ply_level[1..].iter().zip(&plies) {
-            let shown: Vec<String> = step["holes"]
+            let shown: Vec<String> = step["counts"]
                 .as_array()
                 .unwrap()
                 .iter()
-                .map(|h| h[0].as_str().unwrap().to_owned())
+                .map(|v| v.as_u64().map(|n| n.to_string()).unwrap_or_default())
                 .collect();
             let expected: Vec<String> = ["south", "north"]
                 .iter()
@@ -436,7 +440,13 @@ fn pages_are_self_contained_and_carry_every_step() {
                 .map(|v| v.as_u64().map(|n| n.to_string()).unwrap_or_default())
                 .collect();
             assert_eq!(shown, expected, "{game}");
-            assert_eq!(step["stores"], frame["board"]["stores"], "{game}");
+            // Stores are written when they change: the last written.
+            let stores = steps[..=steps.iter().position(|s| std::ptr::eq(s, *step)).unwrap()]
+                .iter()
+                .rev()
+                .find_map(|s| s.get("stores"))
+                .unwrap();
+            assert_eq!(stores, &frame["board"]["stores"], "{game}");
         }
         if game.ends_with("pallankuzhi.mgn") {
             assert!(
@@ -471,10 +481,11 @@ fn the_readme_picture_is_what_the_documented_command_draws() {
     );
 }
 
-/// A ply's evaluation is its heading's eval line on the page; the comment
-/// that gave it keeps only its other words (and goes if it had none). An
-/// evaluation the heading does not show (the start's, or an earlier one of
-/// two after a ply) stays in its comment.
+/// A ply's evaluation is its heading's eval line on the page and its value
+/// beside the move in the list; the comment that gave it keeps only its
+/// other words (and goes if it had none). An evaluation the heading does
+/// not show (the start's, or an earlier one of two after a ply) stays in
+/// its comment.
 #[test]
 fn a_page_says_an_evaluation_once() {
     let record = "[Game \"olowuka\"]\n\n{[%eval +0,2] the start} 1. C {[%eval +1,3] a sound start} \
@@ -497,14 +508,105 @@ fn a_page_says_an_evaluation_once() {
         notes,
         [
             "comment\">{[%eval +0,2] the start}",
-            "end\">eval +1,3: south 1 seed ahead at the end, searched 3 plies deep",
             "comment\">{a sound start}",
-            "end\">eval -2,3: north 2 seeds behind at the end, searched 3 plies deep",
             "comment\">{just a note}",
-            "end\">eval +4,4: south 4 seeds ahead at the end, searched 4 plies deep",
             "comment\">{[%eval +1,1]}",
         ]
     );
+    let evals: Vec<&str> = list
+        .split("<span class=\"eval\">")
+        .skip(1)
+        .map(|e| &e[..e.find('<').unwrap()])
+        .collect();
+    assert_eq!(evals, ["+1,3", "-2,3", "+4,4"]);
+    assert!(
+        out.stdout
+            .contains("eval -2,3: north 2 seeds behind at the end, searched 3 plies deep"),
+        "the heading's eval line"
+    );
+}
+
+/// Tags and comments are input: a page or a picture carries none of their
+/// control characters (NUL, ESC, C1) or bidi controls raw, only their
+/// escapes, as the text diagrams write them.
+#[test]
+fn pages_and_pictures_escape_control_and_bidi_characters() {
+    let record = "[Game \"olowuka\"]\n[South \"Ann\u{1b}[31m\u{202e}red\"]\n[North \"Bo\u{2066}b\u{9b}\"]\n\
+                  [Event \"\u{7}bell\u{200f}\"]\n\n{lead \u{1b}]0;title\u{7}} 1. C {x\u{0}y\u{202e}z\u{2069}} \
+                  ( 1. D {in\u{202b}side} ) c *\n";
+    let unsafe_char = |c: char| {
+        c.is_control() && c != '\n'
+            || matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    let page = run(
+        "mancala-render",
+        &["--format", "html", "-"],
+        record.as_bytes(),
+    );
+    assert_eq!(page.code, 0, "{}", page.snapshot());
+    let svg = run(
+        "mancala-render",
+        &["--format", "svg", "--ply", "1", "-"],
+        record.as_bytes(),
+    );
+    assert_eq!(svg.code, 0, "{}", svg.snapshot());
+    for (what, text) in [("page", &page.stdout), ("picture", &svg.stdout)] {
+        let found: Vec<(usize, char)> = text
+            .char_indices()
+            .filter(|(_, c)| unsafe_char(*c))
+            .collect();
+        assert!(found.is_empty(), "{what}: raw {found:?}");
+    }
+    for escaped in [
+        "Ann\\u{1b}[31m\\u{202e}red",
+        "Bo\\u{2066}b\\u{9b}",
+        "\\u{7}bell\\u{200f}",
+    ] {
+        assert!(page.stdout.contains(escaped), "{escaped} in the header");
+    }
+    // Comments in the move list, and in the steps' data (JSON: the
+    // backslash doubled).
+    assert!(page.stdout.contains("{x\\u{0}y\\u{202e}z\\u{2069}}"));
+    assert!(page.stdout.contains("{in\\u{202b}side}"));
+    assert!(page.stdout.contains("x\\\\u{0}y\\\\u{202e}z\\\\u{2069}"));
+}
+
+/// The move list numbers moves as the record does (spec/notation.md
+/// §6.3): `N.` before South's, `N...` before a North move that opens a
+/// round or follows a comment or a variation, from 1 again in each round;
+/// each round's refilled board has an entry of its own.
+#[test]
+fn the_move_list_numbers_moves_as_the_record() {
+    let dir = scratch("html-numbering");
+    let listed = render_ok(&[
+        "--format",
+        "html",
+        "--output-dir",
+        dir.to_str().unwrap(),
+        "fixtures/validate/valid-annotated.mgn",
+    ]);
+    let pallankuzhi = std::fs::read_to_string(listed.lines().nth(2).unwrap()).unwrap();
+    let labels: Vec<&str> = pallankuzhi
+        .split("<li><button type=\"button\" data-step=\"")
+        .skip(1)
+        .map(|item| {
+            let label = &item[item.find('>').unwrap() + 1..];
+            &label[..label.find('<').unwrap()]
+        })
+        .collect();
+    assert_eq!(
+        labels[..8],
+        [
+            "start", "1. G+7", "c+25", "2. A+11", "e+14", "3. A+14", "3... g+3", "4. A"
+        ]
+    );
+    let round_2 = labels
+        .iter()
+        .position(|l| l.starts_with("R2: round 2 begins"))
+        .expect("the refilled board's entry");
+    assert_eq!(labels[round_2 - 1], "9. A");
+    assert_eq!(labels[round_2 + 1], "1... b+8");
+    assert_eq!(labels[round_2 + 2], "2. C+20");
 }
 
 /// The names under `dir`, sorted (hidden ones too: no temporary file may

@@ -398,3 +398,29 @@ fn a_ply_lists_the_variations_after_it() {
         json.stdout
     );
 }
+
+/// A ply's heading shows its marks as the canonical record writes them
+/// (`!` right after the move glued to it, `$14` a token of its own), then
+/// its evaluation's line.
+#[test]
+fn headings_show_marks_and_the_eval_line() {
+    let record = "[Game \"olowuka\"]\n\n1. C? c $14 2. A ! {good} $7 {[%eval -1,2]} *\n";
+    let out = run("mancala-render", &["--plies", "..", "-"], record.as_bytes());
+    assert_eq!(out.code, 0, "{}", out.snapshot());
+    let headings: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("ply ") || l.starts_with("eval "))
+        .collect();
+    assert_eq!(
+        headings,
+        [
+            "ply 1: C?  no capture  [5 laps]",
+            "ply 2: c $14  +3: C (3)  [1 lap]",
+            "ply 3: A! $7  no capture  [2 laps]",
+            "eval -1,2: south 1 seed behind at the end, searched 2 plies deep",
+        ]
+    );
+    let out = run("mancala-render", &["--ply", "1", "-"], record.as_bytes());
+    assert!(out.stdout.contains("after ply 1: C?\n"), "{}", out.stdout);
+}

@@ -20,6 +20,10 @@ the limit): mancala-render --plies .. (text and JSON frames) and
 mancala-analyze -d 1. Each step is 4x the plies, so the ratio shown is the
 step's square root, the growth per doubling, held to --ply-limit (2.2).
 
+Then the HTML page (`--only html` for it alone): `mancala-render --format
+html` on played games of 10k, 40k and 160k plies, its CPU time per doubling
+(at most 2.2x) and its peak RSS against the page's size (html_page_scaling).
+
 Round markers: a match of rounds holds a few hundred at most, so their
 games are not valid past the first marker. The readers and the parser
 still read every one (a record's syntax is checked in full before its
@@ -28,6 +32,7 @@ moves are replayed), which is where their cost lies.
 
 import argparse
 import functools
+import math
 import os
 import re
 import statistics
@@ -179,6 +184,55 @@ def per_ply(bin_dir, tmp, args):
     return worst
 
 
+HTML_PLIES = (10_000, 40_000, 160_000)
+HTML_LIMIT = 2.2
+
+
+def html_page_scaling(bin_dir, tmp, runs, scale=1.0):
+    """`mancala-render --format html` on played games of 10k, 40k and 160k
+    plies: CPU seconds and peak RSS (the child's ru_maxrss) against the
+    page's size. Time must grow at most HTML_LIMIT per doubling (4x the
+    plies: HTML_LIMIT squared), and memory with the page, not a multiple
+    of it: peak RSS at most 1.5x the page plus 32 MiB. Returns the
+    failures, as lines."""
+    render = os.path.join(bin_dir, "mancala-render")
+    rows = []
+    for plies in (int(n * scale) for n in HTML_PLIES):
+        text = played(plies)
+        if len(text.encode()) > MAX_GAME_BYTES:
+            break
+        path = os.path.join(tmp, f"html-{plies}.mgn")
+        with open(path, "w") as f:
+            f.write(text)
+        page = os.path.join(tmp, f"html-{plies}.html")
+        samples = []
+        for _ in range(runs):
+            with open(page, "wb") as out:
+                proc = subprocess.Popen([render, "--format", "html", path], stdout=out, stderr=subprocess.DEVNULL)
+                _, status, usage = os.wait4(proc.pid, 0)
+            if os.waitstatus_to_exitcode(status) != 0:
+                sys.exit(f"mancala-render --format html {path} failed")
+            samples.append((usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024))
+        seconds = statistics.median(t for t, _ in samples)
+        rss = max(m for _, m in samples)
+        rows.append((plies, seconds, rss, os.path.getsize(page)))
+    failures = []
+    print(f"\n{'html page: plies':24} {'CPU s':>8} {'peak RSS MB':>12} {'page MB':>8} {'RSS/page':>9} {'per doubling':>13}")
+    for i, (plies, seconds, rss, size) in enumerate(rows):
+        per_doubling = ""
+        if i > 0:
+            before, ratio_plies = rows[i - 1], plies / rows[i - 1][0]
+            # The ratio per doubling of the plies: 4x the plies is two.
+            ratio = (max(seconds, 0.005) / max(before[1], 0.005)) ** (1 / math.log2(ratio_plies))
+            per_doubling = f"{ratio:.2f}x"
+            if ratio > HTML_LIMIT:
+                failures.append(f"html page {before[0]} -> {plies} plies: {ratio:.2f}x CPU per doubling")
+        print(f"{plies:24} {seconds:8.3f} {rss / 2**20:12.1f} {size / 2**20:8.1f} {rss / size:9.2f} {per_doubling:>13}", flush=True)
+        if rss > 1.5 * size + (32 << 20):
+            failures.append(f"html page {plies} plies: peak RSS {rss >> 20} MB for a {size >> 20} MB page")
+    return failures
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3)
@@ -223,8 +277,10 @@ def main():
         plies_timed = not args.only or args.only in PLY_KIND
         if plies_timed:
             worst += per_ply(bin_dir, tmp, args)
+        if not args.only or args.only in "html page":
+            worst += html_page_scaling(bin_dir, tmp, args.runs, args.base)
     if worst:
-        print("\nmore than linear (ratio over %.1f, per ply %.1f):\n  " % (args.limit, args.ply_limit) + "\n  ".join(worst))
+        print("\nmore than linear (ratio over %.1f, per ply %.1f; the html page: %.1f per doubling, RSS 1.5x the page):\n  " % (args.limit, args.ply_limit, HTML_LIMIT) + "\n  ".join(worst))
         return 1
     print(f"\nevery kind within {args.limit:.1f}x per doubling")
     if plies_timed:

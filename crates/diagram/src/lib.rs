@@ -54,7 +54,7 @@ pub use frames::{
     DEFAULT_MAX_LAPS, Frame, FrameKind, FramesJson, draw_frame, draw_frames, for_each_lap_frame,
     lap_frames, ply_frame, position_frame,
 };
-pub use html::{GameFacts, write_html};
+pub use html::{GameFacts, NoteKind, Page, StepAt};
 pub use svg::{MAX_DOTS, MAX_LAP_ENDS, View, write_svg};
 
 #[cfg(test)]

@@ -20,7 +20,7 @@
 
 use std::fmt::{self, Write};
 
-use mancala_rules::{Event, Hole, Side};
+use mancala_rules::{Event, Hole, Side, is_unsafe_control};
 
 use super::draw::{Board, Mark, player_facts, side_name, title_text, turn_word, wrap};
 use super::frames::{Frame, FrameKind};
@@ -481,7 +481,11 @@ fn num(value: f64) -> String {
     }
 }
 
-/// Text with `&`, `<`, `>` and `"` escaped, for XML text and attributes.
+/// Text with `&`, `<`, `>` and `"` escaped, for XML text and attributes,
+/// and the control and bidi characters of input (tags, comments) written
+/// as their escapes as the text diagrams write them
+/// ([`mancala_rules::is_unsafe_control`]): a page or a picture carries no
+/// raw NUL or ESC, and no override turns its text around.
 #[must_use]
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -491,6 +495,7 @@ pub fn escape(text: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
+            c if is_unsafe_control(c) => out.extend(c.escape_unicode()),
             c => out.push(c),
         }
     }
@@ -770,5 +775,9 @@ mod tests {
     #[test]
     fn escapes_markup() {
         assert_eq!(escape(r#"a<b & "c">"#), "a&lt;b &amp; &quot;c&quot;&gt;");
+        assert_eq!(
+            escape("\u{0}\u{1b}[2J\u{202e}x\u{2069}"),
+            "\\u{0}\\u{1b}[2J\\u{202e}x\\u{2069}"
+        );
     }
 }

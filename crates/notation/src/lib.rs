@@ -44,6 +44,6 @@ pub use parse::{
     MAX_VARIATION_DEPTH, RecordBuilder, Skip, TagValue, Visitor, forget_move, parse_game,
     parse_setup, visit_game,
 };
-pub use print::{MAX_LINE, format_setup};
+pub use print::{MAX_LINE, Numbering, format_setup};
 pub use reader::{DEFAULT_MAX_GAME_BYTES, GameText, Locator, Reader};
 pub use record::{GameResult, Item, ParsedGame, Record, Spans, StandardTags, Tag};

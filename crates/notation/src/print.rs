@@ -98,8 +98,7 @@ impl fmt::Display for Record {
             line: String::with_capacity(2 * MAX_LINE),
             column: 0,
         };
-        let (mut number, mut fresh) = (1u32, true);
-        write_line(&mut line, &self.items, &mut number, &mut fresh)?;
+        write_line(&mut line, &self.items, &mut Numbering::new())?;
         line.ascii(|out| {
             let _ = write!(out, "{}", self.result);
         })?;
@@ -124,45 +123,92 @@ fn push_number(out: &mut String, n: u32) {
     }
 }
 
+/// Move numbers as the canonical form writes them (spec/notation.md §6.3,
+/// §6.8), for a reader walking a line item by item: the printer, and the
+/// HTML page's move list.
+#[derive(Clone, Copy, Debug)]
+pub struct Numbering {
+    number: u32,
+    /// A North move here gets its number.
+    fresh: bool,
+    /// Where the last move of this line was numbered from.
+    before_last: u32,
+}
+
+impl Default for Numbering {
+    fn default() -> Numbering {
+        Numbering::new()
+    }
+}
+
+impl Numbering {
+    /// The numbering at the start of a movetext.
+    #[must_use]
+    pub fn new() -> Numbering {
+        Numbering {
+            number: 1,
+            fresh: true,
+            before_last: 1,
+        }
+    }
+
+    /// Appends the token of `item` with its move number (`3. D+2`,
+    /// `3... b`, `R2`, `{…}`, `$14`; nothing for a variation) and moves on
+    /// past it.
+    pub fn token(&mut self, out: &mut String, item: &Item) {
+        match item {
+            Item::Move { .. } => self.before_last = self.number,
+            Item::Variation { .. } => self.fresh = true,
+            _ => {}
+        }
+        write_item(out, item, &mut self.number, &mut self.fresh);
+    }
+
+    /// The numbering inside a variation after the last move: from the
+    /// number of the move it replaces.
+    #[must_use]
+    pub fn variation(&self) -> Numbering {
+        Numbering {
+            number: self.before_last,
+            fresh: true,
+            before_last: self.before_last,
+        }
+    }
+}
+
 /// Lays out the items of one line, the main line or a variation, from
-/// move number `number` (`fresh`: a North move there gets its number). A
-/// NAG from `$1` to `$6` right after a move is written as the move's
-/// suffix (`D!`, `e?!`); any other NAG as a token of its own (`$14`). A
-/// variation is `(` and `)` around its line, each a token (python-chess
-/// writes PGN so): its line starts from the number of the move it
-/// replaces, and the move after it gets its number again.
+/// `numbering`. A NAG from `$1` to `$6` right after a move is written as
+/// the move's suffix (`D!`, `e?!`); any other NAG as a token of its own
+/// (`$14`). A variation is `(` and `)` around its line, each a token
+/// (python-chess writes PGN so): its line starts from the number of the
+/// move it replaces, and the move after it gets its number again.
 fn write_line(
     line: &mut LineWriter<'_, '_>,
     items: &[Item],
-    number: &mut u32,
-    fresh: &mut bool,
+    numbering: &mut Numbering,
 ) -> fmt::Result {
     let mut token = String::new();
-    // Where the last move of this line was numbered from.
-    let mut before_last = *number;
     let mut items = items.iter().peekable();
     while let Some(item) = items.next() {
         match item {
             Item::Comment { .. } => {
                 token.clear();
-                write_item(&mut token, item, number, fresh);
+                numbering.token(&mut token, item);
                 line.text(&token)?;
             }
             Item::Variation { variation } => {
                 line.ascii(|out| out.push('('))?;
-                let (mut inner_number, mut inner_fresh) = (before_last, true);
-                write_line(line, variation, &mut inner_number, &mut inner_fresh)?;
+                write_line(line, variation, &mut numbering.variation())?;
                 line.ascii(|out| out.push(')'))?;
-                *fresh = true;
+                numbering.token(&mut token, item);
             }
             Item::Move { .. } => {
-                before_last = *number;
                 let suffix = match items.peek() {
                     Some(Item::Nag { nag }) => nag.suffix(),
                     _ => None,
                 };
                 line.ascii(|out| {
-                    write_item(out, item, number, fresh);
+                    numbering.token(out, item);
                     out.push_str(suffix.unwrap_or(""));
                 })?;
                 if suffix.is_some() {
@@ -170,7 +216,7 @@ fn write_line(
                 }
             }
             Item::Round { .. } | Item::Nag { .. } => {
-                line.ascii(|out| write_item(out, item, number, fresh))?;
+                line.ascii(|out| numbering.token(out, item))?;
             }
         }
     }

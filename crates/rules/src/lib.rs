@@ -32,7 +32,10 @@ pub use position::{
 pub use setup::{Setup, SetupError, SetupProblem};
 pub use side::{Dir, Hole, Side};
 pub use sow::DEFAULT_LAP_BUDGET;
-pub use text::{closest, did_you_mean, one_of, plural, shorten};
+pub use text::{
+    closest, did_you_mean, escape_controls, is_unsafe_control, one_of, plural,
+    push_escaped_controls, shorten,
+};
 pub use trace::{Capture, CaptureKind, Event, LapEnd, NoTrace, Observer, Trace};
 
 /// Holes per row can never exceed this (Olinda Keliya and Pallankuzhi use 7).

@@ -15,6 +15,42 @@ pub fn shorten(text: &str) -> String {
     }
 }
 
+/// Whether `c` must not reach a reader as itself: a control character
+/// (C0, DEL, C1: an escape sequence in a corrupt file drives a terminal)
+/// or a bidirectional control, which reorders the text around it (the
+/// embeddings and overrides U+202A–U+202E, the isolates U+2066–U+2069,
+/// and the marks U+061C, U+200E, U+200F): a comment or a tag must not
+/// turn the line it stands in around.
+#[must_use]
+pub fn is_unsafe_control(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// Input shown to a reader (a terminal, a page) with each character of
+/// [`is_unsafe_control`] written as its escape, `\u{1b}` or `\u{202e}`:
+/// seen, and inert.
+#[must_use]
+pub fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    push_escaped_controls(&mut out, text);
+    out
+}
+
+/// [`escape_controls`] appending to `out`.
+pub fn push_escaped_controls(out: &mut String, text: &str) {
+    for c in text.chars() {
+        if is_unsafe_control(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+}
+
 /// `1 lap`, `2 laps`, `1 ply`, `2 plies`: a count and its noun, made
 /// plural when the count is not 1.
 #[must_use]
@@ -88,6 +124,16 @@ fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn controls_and_bidi_controls_are_escaped() {
+        assert_eq!(
+            escape_controls("a\u{0}b\u{1b}[31m\u{9b}c\u{202e}d\u{2066}e\u{200f}"),
+            "a\\u{0}b\\u{1b}[31m\\u{9b}c\\u{202e}d\\u{2066}e\\u{200f}"
+        );
+        // Right-to-left letters are text, not controls.
+        assert_eq!(escape_controls("שלום عربي"), "שלום عربي");
+    }
 
     #[test]
     fn shortens_long_input_only() {

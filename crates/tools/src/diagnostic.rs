@@ -259,19 +259,10 @@ pub fn fit_columns(text: &str, width: usize, keep_end: bool) -> String {
 }
 
 /// Control characters of the input (an escape sequence in a corrupt file)
-/// must not reach the terminal: they are shown as `\u{1b}`.
-#[must_use]
-pub fn escape_controls(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
+/// must not reach the terminal, nor bidi controls turn a line around:
+/// they are shown as `\u{1b}`, `\u{202e}` (one function for every output,
+/// text, SVG and HTML).
+pub use mancala_rules::escape_controls;
 
 /// Appends a report of every problem of a game.
 pub fn render_problems(

@@ -11,6 +11,7 @@ pub mod matches;
 pub mod meta;
 pub mod moves_arg;
 pub mod output;
+pub mod page;
 pub mod parallel;
 pub mod pictures;
 pub mod play;

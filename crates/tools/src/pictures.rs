@@ -21,11 +21,9 @@ use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use mancala_notation::{Item, Record};
+use mancala_notation::Record;
 
-use mancala_diagram::{Frame, GameFacts, write_html, write_svg};
-
-use crate::variation::eval_comments;
+use mancala_diagram::{Frame, GameFacts, write_svg};
 
 /// `--format` of `mancala-render`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -82,18 +80,10 @@ impl Pictures {
     }
 
     /// The page of game `game` (its place in the stream).
-    pub fn html(
-        &mut self,
-        out: &mut impl Write,
-        game: usize,
-        frames: &[Frame],
-        facts: &GameFacts,
-    ) -> io::Result<()> {
+    pub fn html(&mut self, out: &mut impl Write, game: usize, page: String) -> io::Result<()> {
         let name = format!("game-{game:03}.html");
         self.check(std::slice::from_ref(&name))?;
-        let mut text = String::new();
-        let _ = write_html(&mut text, frames, facts);
-        self.put(out, &name, text)
+        self.put(out, &name, page)
     }
 
     /// Refuses, before any of them is written, names under the directory
@@ -261,8 +251,8 @@ fn temp_file(dir: &Path, name: &str) -> io::Result<(PathBuf, fs::File)> {
     }
 }
 
-/// What a game's page says besides its frames: where it comes from, its
-/// tags and its comments.
+/// What a game's page says besides its steps: where it comes from and
+/// its tags.
 #[must_use]
 pub fn game_facts(source: String, record: Option<&Record>, start_ply: usize) -> GameFacts {
     let mut facts = GameFacts {
@@ -288,31 +278,6 @@ pub fn game_facts(source: String, record: Option<&Record>, start_ply: usize) -> 
     .collect();
     if !event.is_empty() {
         facts.tags.push(event.join(" · "));
-    }
-    // A ply's heading shows its evaluation as its eval line (`render.rs`):
-    // the comment it comes from does not say it again, and goes if nothing
-    // else is in it. The start's evaluation has no heading and stays.
-    let shown = eval_comments(&record.items);
-    let mut plies = 0;
-    for (index, item) in record.items.iter().enumerate() {
-        match item {
-            Item::Move { .. } => plies += 1,
-            Item::Comment { comment } => {
-                let text = match shown.get(plies) {
-                    Some(Some((_, from, at))) if plies > 0 && *from == index => {
-                        let rest = format!("{}{}", &comment[..at.start], &comment[at.end..]);
-                        if rest.trim().is_empty() {
-                            continue;
-                        }
-                        rest
-                    }
-                    _ => comment.clone(),
-                };
-                facts.comments.push((plies, text.trim().to_owned()));
-            }
-            // The page follows the main line.
-            Item::Round { .. } | Item::Nag { .. } | Item::Variation { .. } => {}
-        }
     }
     facts
 }

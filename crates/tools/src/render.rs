@@ -13,9 +13,10 @@ use crate::flags::{ColorFlag, GameFlags, LapBudgetFlag, MaxErrorsFlag, RecordFil
 use crate::input::{self, InputName, SourcedGame};
 use crate::moves_arg;
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
+use crate::page;
 use crate::pictures::{DiagramFormat, Pictures, game_facts};
 use crate::variation::{
-    VariationPath, after_moves, eval_line, line_evals, line_of, variation_headings,
+    VariationPath, after_moves, eval_line, line_evals, line_marks, line_of, variation_headings,
 };
 use mancala_check::{self as check, Build, Ply, ProblemKind};
 use mancala_diagram::{
@@ -180,9 +181,6 @@ enum Selection {
     Plies {
         plies: RangeInclusive<usize>,
         rounds: RangeInclusive<usize>,
-        /// The whole game for a page: the start, then each ply's laps
-        /// before its frame.
-        with_laps: bool,
     },
     Laps(usize),
     /// A position of a variation's line: after this ply, or its last.
@@ -195,13 +193,6 @@ enum Selection {
 impl Selection {
     fn of(args: &Args) -> Selection {
         let all = 0..=usize::MAX;
-        if args.format == DiagramFormat::Html {
-            return Selection::Plies {
-                plies: all.clone(),
-                rounds: all,
-                with_laps: true,
-            };
-        }
         if let Some(ply) = args.laps {
             return Selection::Laps(ply);
         }
@@ -219,7 +210,6 @@ impl Selection {
             (plies, rounds) => Selection::Plies {
                 plies: plies.as_ref().map_or(all.clone(), |s| s.0.clone()),
                 rounds: rounds.as_ref().map_or(all, |s| s.0.clone()),
-                with_laps: false,
             },
         }
     }
@@ -269,7 +259,7 @@ fn round_frames(
 
 /// What `ply` ended, as [`round_frames`] gives it, the game's end line
 /// last.
-fn ended_by(ply: &Ply<'_>) -> (Vec<String>, Vec<Frame>) {
+pub(crate) fn ended_by(ply: &Ply<'_>) -> (Vec<String>, Vec<Frame>) {
     let (mut notes, begun) = round_frames(
         &ply.report.round_ends,
         ply.after,
@@ -363,7 +353,6 @@ impl Drawing {
 fn frames_of(
     check: impl FnOnce(&mut dyn FnMut(&Ply<'_>)) -> check::Checked,
     selection: &Selection,
-    max_laps: usize,
     ignore_result: bool,
 ) -> Result<(Drawing, check::Checked), String> {
     let mut frames = Vec::new();
@@ -371,8 +360,8 @@ fn frames_of(
     let mut start = None;
     let mut before_selected = None;
     let mut last_ply = None;
-    // The frames of plies, by index: the ply and its mover, whose
-    // evaluation goes in the heading.
+    // The frames of plies, by index: the ply and its move, whose marks and
+    // evaluation go in the heading.
     let mut frames_of_plies = Vec::new();
     let mut on_ply = |ply: &Ply<'_>| {
         if start.is_none() {
@@ -395,7 +384,7 @@ fn frames_of(
                     frame
                         .heading
                         .extend(begun.into_iter().flat_map(|f| f.heading));
-                    frames_of_plies.push((frames.len(), ply.number, ply.before.to_move()));
+                    frames_of_plies.push((frames.len(), ply.number, ply.mv));
                     frames.push(frame);
                 }
             }
@@ -406,37 +395,15 @@ fn frames_of(
             }
             // Drawn from the record once it is checked.
             Selection::Variation { .. } => {}
-            Selection::Plies {
-                plies,
-                rounds,
-                with_laps,
-            } => {
+            Selection::Plies { plies, rounds } => {
                 let round = ply.before.round() as usize;
                 let (notes, begun) = ended_by(ply);
-                if *with_laps {
-                    if frames.is_empty() {
-                        let mut frame = position_frame(ply.before);
-                        frame.heading.push("the starting position".to_owned());
-                        frames.push(frame);
-                    }
-                    // The frame before the first lap is the one already shown.
-                    match lap_frames(ply.before, ply.mv, max_laps) {
-                        Ok(laps) => {
-                            frames.extend(laps.into_iter().skip(1));
-                            // The last lap's board is the one the move left.
-                            if let Some(last) = frames.last_mut() {
-                                last.board.over |= ply.report.outcome.is_some();
-                            }
-                        }
-                        Err(e) => error = Some(e.to_string()),
-                    }
-                }
                 if plies.contains(&ply.number) && rounds.contains(&round) {
                     match ply_frame(ply.before, ply.mv, ply.number) {
                         Ok(mut frame) => {
                             frame.board.over = ply.report.outcome.is_some();
                             frame.heading.extend(notes);
-                            frames_of_plies.push((frames.len(), ply.number, ply.before.to_move()));
+                            frames_of_plies.push((frames.len(), ply.number, ply.mv));
                             frames.push(frame);
                         }
                         Err(e) => error = Some(e.to_string()),
@@ -480,12 +447,16 @@ fn frames_of(
     };
     let evals = line_evals(&parsed.record.items);
     let after = after_moves(&parsed.record.items);
-    for (index, ply, mover) in frames_of_plies {
+    let marks = line_marks(&parsed.record.items);
+    for (index, ply, mv) in frames_of_plies {
         let Some(frame) = frames.get_mut(index) else {
             continue;
         };
+        if let (Some(marks), Some(first)) = (marks.get(ply), frame.heading.first_mut()) {
+            insert_marks(first, mv, marks);
+        }
         if let Some(Some(eval)) = evals.get(ply) {
-            frame.heading.push(eval_line(*eval, mover));
+            frame.heading.push(eval_line(*eval, mv.hole.side));
         }
         frame.heading.extend(variation_headings(&after, ply));
     }
@@ -541,10 +512,7 @@ fn frames_of(
             }
             frames.push(frame);
         }
-        Selection::AfterPly(0)
-        | Selection::Plies {
-            with_laps: true, ..
-        } if frames.is_empty() => {
+        Selection::AfterPly(0) if frames.is_empty() => {
             let mut frame = position_frame(&first()?);
             frame.heading.push("the starting position".to_owned());
             frames.push(frame);
@@ -582,6 +550,21 @@ fn frames_of(
         _ => {}
     }
     Ok((Drawing::Frames(frames), checked))
+}
+
+/// Writes a move's marks (`?`, `!! $14`) after the move in its heading
+/// line, `ply 6: b  no capture` or `after ply 6: b`, as the record writes
+/// them: `ply 6: b?  no capture`.
+pub(crate) fn insert_marks(line: &mut String, mv: Move, marks: &str) {
+    if marks.is_empty() {
+        return;
+    }
+    let mv = mv.to_string();
+    if let Some(at) = line.find(": ").map(|i| i + 2)
+        && line[at..].starts_with(&mv)
+    {
+        line.insert_str(at + mv.len(), marks);
+    }
 }
 
 /// `--laps N` on the very move that makes a record invalid: an endless move
@@ -684,12 +667,10 @@ impl Tool<'_> {
             Some(parsed) => check::check_parsed(parsed, lap_budget, Some(on_ply)),
             None => check::check_text_as(form, text, lap_budget, Build::Record, Some(on_ply)),
         };
-        let result = frames_of(
-            check,
-            &self.selection,
-            self.args.max_laps as usize,
-            ignore_result,
-        );
+        if self.args.format == DiagramFormat::Html {
+            return self.draw_page(file, index, text, check, ignore_result);
+        }
+        let result = frames_of(check, &self.selection, ignore_result);
         let (drawing, checked) = match result {
             Ok(done) => done,
             Err(message) => return self.not_drawn(file, index, &message),
@@ -711,6 +692,52 @@ impl Tool<'_> {
             // is the error already reported.
             Err(_) if !valid => Ok(()),
             Err(e) => self.not_drawn(file, index, &e.to_string()),
+        }
+    }
+
+    /// Writes the page of one game (`--format html`), as [`page::page`]
+    /// makes it; an invalid game is reported and has none.
+    fn draw_page(
+        &mut self,
+        file: &str,
+        index: usize,
+        text: &GameText,
+        check: impl FnOnce(&mut dyn FnMut(&Ply<'_>)) -> check::Checked,
+        ignore_result: bool,
+    ) -> io::Result<()> {
+        let mut checked = check(&mut |_| {});
+        if ignore_result {
+            checked
+                .problems
+                .retain(|p| !matches!(p.kind, ProblemKind::Result | ProblemKind::Termination));
+        }
+        if !checked.is_valid() {
+            let mut report = String::new();
+            diagnostic::render_problems(&mut report, file, text, &checked.problems, self.err_color);
+            self.out.flush()?;
+            io::stderr().lock().write_all(report.as_bytes())?;
+            self.invalid += 1;
+            return Ok(());
+        }
+        let (Some(parsed), Some(rules)) = (
+            checked.parsed.as_ref(),
+            checked.replay.as_ref().and_then(|r| r.rules),
+        ) else {
+            return self.not_drawn(file, index, "no record");
+        };
+        let start = match check::start_position(parsed, rules) {
+            Ok(start) => start,
+            Err(problem) => return self.not_drawn(file, index, &problem.message),
+        };
+        let source = format!("{}: game {index}", source_name(file));
+        let facts = game_facts(source, Some(&parsed.record), self.args.ply.unwrap_or(0));
+        match page::page(parsed, start, &facts, self.args.max_laps as usize) {
+            Ok(document) => {
+                self.pictures.html(&mut self.out, self.seen, document)?;
+                self.drawn += 1;
+                self.out.flush()
+            }
+            Err(message) => self.not_drawn(file, index, &message),
         }
     }
 
@@ -737,20 +764,13 @@ impl Tool<'_> {
         };
         let max_laps = self.args.max_laps as usize;
         match self.args.format {
+            // A page is written by `draw_page`, as the game is walked.
             DiagramFormat::Svg | DiagramFormat::Html => {
                 let frames = match drawing.into_frames(max_laps) {
                     Ok(frames) => frames,
                     Err(e) => return Ok(Err(e)),
                 };
-                if self.args.format == DiagramFormat::Svg {
-                    self.pictures.svg(&mut self.out, self.seen, &frames)?;
-                } else {
-                    let source = format!("{}: game {index}", source_name(file));
-                    let record = checked.parsed.as_ref().map(|p| &p.record);
-                    let facts = game_facts(source, record, self.args.ply.unwrap_or(0));
-                    self.pictures
-                        .html(&mut self.out, self.seen, &frames, &facts)?;
-                }
+                self.pictures.svg(&mut self.out, self.seen, &frames)?;
             }
             DiagramFormat::Json => {
                 // The line `{…,"frames":[…]}` written piece by piece: what

@@ -5,7 +5,7 @@
 use std::ops::Range;
 
 use mancala_notation::{Eval, Item, Record};
-use mancala_rules::{Game, Move, Position, Side};
+use mancala_rules::{Game, Move, PlayReport, Position, Side};
 
 /// `--variation P.V[/P.V…]`: the V-th variation (from 1) after ply P of the
 /// line before it, first of the main line. Plies count through the whole
@@ -118,24 +118,119 @@ pub fn eval_comments(items: &[Item]) -> Vec<Option<(Eval, usize, Range<usize>)>>
     evals
 }
 
+/// What [`walk_line`] meets along a line, in the record's order.
+#[derive(Debug)]
+pub enum Walked<'a> {
+    /// A move played: its ply number (through the game), the position
+    /// before it, the game after it and what the move did, and the items
+    /// that follow it in its line up to the next move (its NAGs, comments,
+    /// variations and round markers).
+    Move {
+        ply: usize,
+        mv: Move,
+        /// The move as the record holds it (with its `+N`).
+        item: &'a Item,
+        before: &'a Position,
+        after: &'a Game,
+        report: &'a PlayReport,
+        then: &'a [Item],
+    },
+    /// A variation after ply `ply` begins (the `number`-th after it, from
+    /// 1): what follows, up to its [`Walked::Leave`], is its line. `items`
+    /// are its items.
+    Enter {
+        ply: usize,
+        number: usize,
+        items: &'a [Item],
+    },
+    Leave,
+    /// A move that cannot be played (what the check reports): the rest of
+    /// its line is not walked.
+    Stuck(String),
+}
+
+/// Replays the moves of `items` from `start`, the first being ply
+/// `first_ply`, handing each to `visit`; with `into_variations`, each
+/// variation too, from the game before the move it follows, as the check
+/// replays them. One pass: a game is copied only before a move that has
+/// variations.
+pub fn walk_line(
+    start: Game,
+    items: &[Item],
+    first_ply: usize,
+    into_variations: bool,
+    visit: &mut dyn FnMut(Walked<'_>),
+) {
+    let mut game = start;
+    let mut ply = first_ply;
+    // The game before the last move, when variations follow it.
+    let mut before_last: Option<Game> = None;
+    let mut variations = 0;
+    for (index, item) in items.iter().enumerate() {
+        match item {
+            Item::Move { mv, .. } => {
+                let rest = &items[index + 1..];
+                let then = &rest[..rest
+                    .iter()
+                    .position(|i| matches!(i, Item::Move { .. }))
+                    .unwrap_or(rest.len())];
+                before_last = (into_variations
+                    && then.iter().any(|i| matches!(i, Item::Variation { .. })))
+                .then(|| game.clone());
+                variations = 0;
+                let before = *game.position();
+                match game.play(*mv) {
+                    Ok(report) => visit(Walked::Move {
+                        ply,
+                        mv: *mv,
+                        item,
+                        before: &before,
+                        after: &game,
+                        report: &report,
+                        then,
+                    }),
+                    Err(e) => {
+                        visit(Walked::Stuck(format!(
+                            "move {mv} (ply {ply}) cannot be played: {e}"
+                        )));
+                        return;
+                    }
+                }
+                ply += 1;
+            }
+            Item::Variation { variation } => {
+                variations += 1;
+                if let Some(before) = &before_last {
+                    visit(Walked::Enter {
+                        ply: ply - 1,
+                        number: variations,
+                        items: variation,
+                    });
+                    walk_line(before.clone(), variation, ply - 1, true, visit);
+                    visit(Walked::Leave);
+                }
+            }
+            Item::Round { .. } | Item::Comment { .. } | Item::Nag { .. } => {}
+        }
+    }
+}
+
 /// Replays the moves of `items` from `start`, the first being ply
 /// `first_ply`.
 fn replay(start: Game, items: &[Item], first_ply: usize) -> Result<Line, String> {
-    let mut games = vec![start];
+    let mut games = vec![start.clone()];
     let mut moves = Vec::new();
-    for item in items {
-        let Item::Move { mv, .. } = item else {
-            continue;
-        };
-        // `games` starts with one game and only grows.
-        let Some(mut game) = games.last().cloned() else {
-            break;
-        };
-        let ply = first_ply + moves.len();
-        game.play(*mv)
-            .map_err(|e| format!("move {mv} (ply {ply}) cannot be played: {e}"))?;
-        games.push(game);
-        moves.push(*mv);
+    let mut stuck = None;
+    walk_line(start, items, first_ply, false, &mut |walked| match walked {
+        Walked::Move { mv, after, .. } => {
+            games.push(after.clone());
+            moves.push(mv);
+        }
+        Walked::Stuck(message) => stuck = Some(message),
+        Walked::Enter { .. } | Walked::Leave => {}
+    });
+    if let Some(message) = stuck {
+        return Err(message);
     }
     Ok(Line {
         first_ply,
@@ -143,6 +238,38 @@ fn replay(start: Game, items: &[Item], first_ply: usize) -> Result<Line, String>
         moves,
         evals: line_evals(items),
     })
+}
+
+/// The NAGs after a move as the record writes them: the first glued to
+/// the move as its suffix when it is one of `!` … `?!` and comes right
+/// after it (`?`, `!! $14`, ` $7`); `then` are the items after the move.
+#[must_use]
+pub fn marks(then: &[Item]) -> String {
+    let mut text = String::new();
+    for (k, item) in then.iter().enumerate() {
+        match item {
+            Item::Nag { nag } if k == 0 && nag.suffix().is_some() => {
+                text.push_str(&nag.to_string());
+            }
+            Item::Nag { nag } => text.push_str(&format!(" {nag}")),
+            Item::Move { .. } => break,
+            _ => {}
+        }
+    }
+    text
+}
+
+/// [`marks`] of each move of a line: element `i` for its `i`-th move (0:
+/// none, before any move).
+#[must_use]
+pub fn line_marks(items: &[Item]) -> Vec<String> {
+    let mut all = vec![String::new()];
+    for (index, item) in items.iter().enumerate() {
+        if let Item::Move { .. } = item {
+            all.push(marks(&items[index + 1..]));
+        }
+    }
+    all
 }
 
 /// The line `path` names in `record`, whose main line starts from `start`.
@@ -235,32 +362,38 @@ pub fn variation_headings(after: &[&[Item]], ply: usize) -> Vec<String> {
     variations_in(after, index)
         .into_iter()
         .enumerate()
-        .map(|(k, variation)| {
-            let mut line = format!("variation {ply}.{}", k + 1);
-            if let Some(Some(eval)) = line_evals(variation).get(1) {
-                line.push_str(&format!(" (eval {})", eval_value(*eval)));
-            }
-            line.push(':');
-            for item in variation {
-                match item {
-                    Item::Move { mv, captured } => {
-                        line.push_str(&format!(" {mv}"));
-                        if let Some(n) = captured {
-                            line.push_str(&format!("+{n}"));
-                        }
-                    }
-                    Item::Round { round } => line.push_str(&format!(" R{round}")),
-                    Item::Comment { .. } | Item::Nag { .. } | Item::Variation { .. } => {}
+        .map(|(k, variation)| variation_heading(&format!("{ply}.{}", k + 1), variation))
+        .collect()
+}
+
+/// The heading line of one variation named `name` (`4.1`), as
+/// [`variation_headings`] writes it.
+#[must_use]
+pub fn variation_heading(name: &str, variation: &[Item]) -> String {
+    let mut line = format!("variation {name}");
+    if let Some(Some(eval)) = line_evals(variation).get(1) {
+        line.push_str(&format!(" (eval {})", eval_value(*eval)));
+    }
+    line.push(':');
+    for item in variation {
+        match item {
+            Item::Move { mv, captured } => {
+                line.push_str(&format!(" {mv}"));
+                if let Some(n) = captured {
+                    line.push_str(&format!("+{n}"));
                 }
             }
-            line
-        })
-        .collect()
+            Item::Round { round } => line.push_str(&format!(" R{round}")),
+            Item::Comment { .. } | Item::Nag { .. } | Item::Variation { .. } => {}
+        }
+    }
+    line
 }
 
 /// An evaluation's value as a heading writes it: `+1,4`, `=+6` (its
 /// comment form without `[%eval ` and `]`).
-fn eval_value(eval: Eval) -> String {
+#[must_use]
+pub fn eval_value(eval: Eval) -> String {
     let text = eval.to_string();
     text.trim_start_matches("[%eval ")
         .trim_end_matches(']')
