@@ -10,12 +10,13 @@ use std::process::Stdio;
 
 use common::{command, root, run};
 
-/// The four tools.
-const TOOLS: [&str; 4] = [
+/// The five tools.
+const TOOLS: [&str; 5] = [
     "mancala-play",
     "mancala-validate",
     "mancala-render",
     "mancala-analyze",
+    "mancala-filter",
 ];
 
 /// README.md and every page under spec/, with their paths.
