@@ -73,7 +73,11 @@ fn keep_text_writes_the_games_own_text() {
 fn quiet_writes_only_errors() {
     let out = run(
         "mancala-validate",
-        &["--quiet", "fixtures/validate/mixed-stream.mgn"],
+        &[
+            "--no-output",
+            "--quiet",
+            "fixtures/validate/mixed-stream.mgn",
+        ],
         b"",
     );
     assert_eq!(out.code, 1);
@@ -171,31 +175,49 @@ fn colour_follows_the_flag_and_the_environment() {
     assert!(coloured(&["--color", "always"], &[("NO_COLOR", "1")]));
 }
 
-/// `--quiet` keeps its word: nothing on stdout, the verdict in the exit
-/// status; with `--format json`, whose verdicts are stdout's, it is a usage
-/// error instead of either promise broken.
+/// `--no-output` keeps its word: nothing on stdout, the verdict in the
+/// exit status; with `--format json`, whose verdicts are stdout's, it is a
+/// usage error instead of either promise broken. `-q` means what it means
+/// in every tool: the data as usual, nothing on stderr but errors.
 #[test]
-fn quiet_writes_nothing_to_stdout_and_refuses_json() {
+fn no_output_writes_nothing_to_stdout_and_refuses_json() {
     let file = "fixtures/validate/mixed-stream.mgn";
-    let quiet = run("mancala-validate", &["-q", file], b"");
-    assert_eq!(quiet.code, 1);
-    assert_eq!(quiet.stdout, "");
+    let checked = run("mancala-validate", &["--no-output", file], b"");
+    assert_eq!(checked.code, 1);
+    assert_eq!(checked.stdout, "");
     assert!(
-        quiet.stderr.contains("error: illegal move"),
+        checked.stderr.contains("error: illegal move"),
         "{}",
-        quiet.stderr
+        checked.stderr
     );
-    assert!(!quiet.stderr.contains("checked "), "{}", quiet.stderr);
-    for args in [["-q", "--format", "json"], ["--format", "json", "--quiet"]] {
+    assert!(
+        checked.stderr.contains("checked 5 games"),
+        "{}",
+        checked.stderr
+    );
+    let quiet = run("mancala-validate", &["-q", file], b"");
+    let loud = run("mancala-validate", &[file], b"");
+    assert_eq!(quiet.stdout, loud.stdout);
+    assert!(quiet.stdout.contains("[Game "));
+    let summary = "checked 5 games: 3 valid, 2 invalid (329 plies)\n";
+    assert_eq!(format!("{}{summary}", quiet.stderr), loud.stderr);
+    for args in [
+        ["--no-output", "--format", "json"],
+        ["--format", "json", "--no-output"],
+    ] {
         let out = run("mancala-validate", &[&args[..], &[file]].concat(), b"");
         assert_eq!(out.code, 2, "{args:?}");
         assert_eq!(out.stdout, "", "{args:?}");
         assert!(
-            out.stderr.contains("--quiet") && out.stderr.contains("--format json"),
+            out.stderr.contains("--no-output") && out.stderr.contains("--format json"),
             "{args:?}: {}",
             out.stderr
         );
     }
+    let json_quiet = run("mancala-validate", &["-q", "--format", "json", file], b"");
+    let json = run("mancala-validate", &["--format", "json", file], b"");
+    assert_eq!(json_quiet.stdout, json.stdout);
+    assert!(json.stderr.ends_with("}\n") && !json_quiet.stderr.contains("\"games\""));
     let json = run("mancala-validate", &["--format", "json", file], b"");
     assert_eq!(json.code, 1);
     assert!(json.stdout.lines().count() > 1, "{}", json.stdout);

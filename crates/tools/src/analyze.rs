@@ -15,7 +15,7 @@ use mancala_rules::{Game, Side, plural};
 use serde::Serialize;
 
 use crate::diagnostic;
-use crate::flags::{ColorFlag, JobsFlag, LapBudgetFlag, MaxErrorsFlag, RecordFilesFlag};
+use crate::flags::{ColorFlag, JobsFlag, LapBudgetFlag, MaxErrorsFlag, QuietFlag, RecordFilesFlag};
 use crate::input::{self, InputName, SourcedGame};
 use crate::output::{self, EXIT_FAILURE, EXIT_OK, Format};
 use crate::parallel::{self, Delivery};
@@ -94,10 +94,18 @@ pub struct Args {
     /// What the summary on stderr sums up: each game (a line after its
     /// record), or each player across everything read (by the South and
     /// North tags, at the end of the run).
-    #[arg(long, value_enum, value_name = "OF", default_value_t)]
+    #[arg(
+        long,
+        value_enum,
+        value_name = "OF",
+        default_value_t,
+        conflicts_with = "quiet"
+    )]
     pub summary: SummaryOf,
     #[command(flatten)]
     pub max_errors: MaxErrorsFlag,
+    #[command(flatten)]
+    pub quiet: QuietFlag,
     #[command(flatten)]
     pub color: ColorFlag,
     #[command(flatten)]
@@ -603,7 +611,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
             mistake: args.mistake,
             blunder: args.blunder,
         },
-        game_summaries: args.summary == SummaryOf::Games,
+        game_summaries: args.summary == SummaryOf::Games && !args.quiet.quiet,
     };
     let mut players = Players::default();
     let mut stdout = output::stdout();
@@ -664,12 +672,12 @@ pub fn run(args: &Args) -> io::Result<u8> {
     if stopped {
         output::error_line(&args.max_errors.note(games));
     }
-    if args.summary == SummaryOf::Players {
+    if args.summary == SummaryOf::Players && !args.quiet.quiet {
         for line in players.lines(args.format) {
             output::error_line(&line);
         }
     }
-    if args.format == Format::Text {
+    if args.format == Format::Text && !args.quiet.quiet {
         output::error_line(&format!(
             "analysed {}, {} invalid",
             plural(valid as u64, "game"),

@@ -9,7 +9,9 @@ use mancala_rules::{EndReason, Move, PlayError, Position, RoundEnd, Rules, plura
 use serde::Serialize;
 
 use crate::diagnostic;
-use crate::flags::{ColorFlag, GameFlags, LapBudgetFlag, MaxErrorsFlag, RecordFilesFlag};
+use crate::flags::{
+    ColorFlag, GameFlags, LapBudgetFlag, MaxErrorsFlag, QuietFlag, RecordFilesFlag,
+};
 use crate::input::{self, InputName, SourcedGame};
 use crate::moves_arg;
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
@@ -113,6 +115,10 @@ pub struct Args {
     pub lap_budget: LapBudgetFlag,
     #[command(flatten)]
     pub max_errors: MaxErrorsFlag,
+    // Render writes no notes, summaries or progress, only errors: `-q`
+    // is taken so that it means the same in every tool.
+    #[command(flatten)]
+    pub quiet: QuietFlag,
     #[command(flatten)]
     pub meta: crate::meta::MetaArgs,
 }
