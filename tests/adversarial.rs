@@ -632,3 +632,72 @@ fn play_with_a_small_lap_budget_reports_an_undecided_position() {
     );
     assert!(!out.stderr.contains("illegal move"), "{}", out.snapshot());
 }
+
+/// A valid game whose text (with the blank line after it) is `short` bytes
+/// under the readers' limit, made long by one comment of `fill`, then a
+/// short game.
+fn near_the_limit(short: usize, fill: char) -> String {
+    let limit = mancala_notation::DEFAULT_MAX_GAME_BYTES;
+    let (head, tail) = ("[Game \"olowuka\"]\n\n1. D {", "} b *\n");
+    let room = limit - short - 1 - head.len() - tail.len();
+    let comment: String = std::iter::repeat_n(fill, room / fill.len_utf8()).collect();
+    format!("{head}{comment}{tail}\n[Game \"olowuka\"]\n\n1. C *\n")
+}
+
+/// No tool writes a record the readers would skip: a record just under
+/// the limit that canonical text, an analysis or JSON escaping makes
+/// longer is refused with an error naming its game (exit 1), and the next
+/// game is still written.
+#[test]
+fn no_tool_writes_a_record_over_the_limit() {
+    let near = near_the_limit(8, 'x');
+    let quotes = near_the_limit(1000, '"');
+    let cases: [(&str, &[&str], &String); 6] = [
+        ("mancala-validate", &[], &near),
+        ("mancala-validate", &["--jobs", "2"], &near),
+        ("mancala-analyze", &["--depth", "1"], &near),
+        (
+            "mancala-analyze",
+            &["--depth", "1", "--format", "json"],
+            &near,
+        ),
+        ("mancala-play", &["-", "--plies", "0"], &near),
+        (
+            "mancala-play",
+            &["-", "--plies", "0", "--format", "json"],
+            &quotes,
+        ),
+    ];
+    for (tool, args, input) in cases {
+        let out = run(tool, args, input.as_bytes());
+        let what = format!("{tool} {args:?}");
+        assert_eq!(out.code, 1, "{what}: {}", out.stderr);
+        assert!(
+            out.stderr
+                .contains("<stdin>:1:1: error: its record would take ")
+                && out.stderr.contains(
+                    " bytes, over the 4194304 bytes the tools read of one game; not written"
+                ),
+            "{what}: {}",
+            out.stderr
+        );
+        // Only the second game is written, and it reads back.
+        assert!(
+            out.stdout.len() < 1000,
+            "{what}: {} bytes",
+            out.stdout.len()
+        );
+        let back = run(
+            "mancala-validate",
+            &["--format", "json"],
+            out.stdout.as_bytes(),
+        );
+        assert_eq!(back.code, 0, "{what}: {}", back.stderr);
+        assert_eq!(back.stdout.lines().count(), 1, "{what}");
+        assert!(back.stdout.contains("\"index\":1"), "{what}");
+    }
+    // Written as MGN, the quotes take a byte each: that record fits.
+    let out = run("mancala-play", &["-", "--plies", "0"], quotes.as_bytes());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout.matches("[Game ").count(), 2);
+}

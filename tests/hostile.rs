@@ -175,7 +175,8 @@ fn render_writes_each_game_as_soon_as_it_is_drawn() {
             }
         }
     });
-    // The reader cuts a game at the next game's first line.
+    // The next game's first line comes with the first game (its result
+    // alone would release it too: tests/pipeline.rs).
     stdin.write_all(GAME.as_bytes()).unwrap();
     stdin.write_all(b"\n[Game \"olowuka\"]\n").unwrap();
     stdin.flush().unwrap();
@@ -428,32 +429,45 @@ fn records_played_under_a_lap_budget_read_back() {
 
 /// A game that goes on for ever stops before its record passes the size
 /// the other tools read, and says so; the record reads back.
+/// In MGN and in JSON, which takes more bytes a ply.
 #[test]
 fn play_writes_no_record_the_readers_would_skip() {
-    let out = run(
-        "mancala-play",
-        &[
-            "--game",
-            "olinda-keliya",
-            "-o",
-            "no-repetition-rule",
-            "--max-plies",
-            "10000000",
-        ],
-        b"",
-    );
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let limit = mancala_notation::DEFAULT_MAX_GAME_BYTES;
-    assert!(out.stdout.len() <= limit, "{} bytes", out.stdout.len());
-    assert!(out.stdout.len() > limit / 2, "{} bytes", out.stdout.len());
-    assert!(
-        out.stderr
-            .contains("its record would pass the 4194304 bytes the tools read"),
-        "{}",
-        out.stderr
-    );
-    let checked = run("mancala-validate", &["--quiet"], out.stdout.as_bytes());
-    assert_eq!(checked.code, 0, "{}", checked.stderr);
+    for format in ["text", "json"] {
+        let out = run(
+            "mancala-play",
+            &[
+                "--game",
+                "olinda-keliya",
+                "-o",
+                "no-repetition-rule",
+                "--max-plies",
+                "10000000",
+                "--format",
+                format,
+            ],
+            b"",
+        );
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let limit = mancala_notation::DEFAULT_MAX_GAME_BYTES;
+        assert!(
+            out.stdout.len() <= limit,
+            "{format}: {} bytes",
+            out.stdout.len()
+        );
+        assert!(
+            out.stdout.len() > limit / 2,
+            "{format}: {} bytes",
+            out.stdout.len()
+        );
+        assert!(
+            out.stderr
+                .contains("its record would pass the 4194304 bytes the tools read"),
+            "{}",
+            out.stderr
+        );
+        let checked = run("mancala-validate", &["--quiet"], out.stdout.as_bytes());
+        assert_eq!(checked.code, 0, "{format}: {}", checked.stderr);
+    }
 }
 
 /// cargo-fuzz looks for `fuzz/Cargo.toml` under the current folder: the
@@ -471,4 +485,116 @@ fn the_cargo_fuzz_commands_name_the_fuzz_crate() {
     }
     assert!(common::root().join("crates/fuzz/Cargo.toml").exists());
     assert!(!spec.contains("cd crates/fuzz"));
+}
+
+/// Runs a tool with `args` and no stdin, failing the test (and killing the
+/// tool) if it has not ended within `seconds`: a tool that hangs is a
+/// failure, not a test that never ends.
+fn run_bounded(name: &str, args: &[&str], seconds: u64) -> common::Run {
+    use std::io::Read;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let mut child = common::command(name, args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = Vec::new();
+            let _ = pipe.read_to_end(&mut text);
+            String::from_utf8_lossy(&text).into_owned()
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{name} {args:?} still running after {seconds} s");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    common::Run {
+        code: status.code().unwrap_or(-1),
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    }
+}
+
+/// A FIFO, a socket and a link to a device named like records in a
+/// directory are skipped with a note by every tool that walks one; the
+/// regular file beside them is read, and the run ends.
+#[cfg(unix)]
+#[test]
+fn a_directory_walk_reads_regular_files_only() {
+    let dir = common::scratch("walk-special-files");
+    std::fs::write(dir.join("a.mgn"), GAME).unwrap();
+    let fifo = dir.join("b-fifo.mgn");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    std::os::unix::fs::symlink("/dev/zero", dir.join("c-zero.mgn")).unwrap();
+    std::os::unix::fs::symlink("a.mgn", dir.join("d-link.mgn")).unwrap();
+    let _socket = std::os::unix::net::UnixListener::bind(dir.join("e-socket.mgn")).unwrap();
+    let dir = dir.to_str().unwrap();
+    let runs: [(&str, &[&str]); 4] = [
+        ("mancala-validate", &["--jobs", "2"]),
+        ("mancala-render", &["--color", "never"]),
+        ("mancala-play", &["--plies", "0"]),
+        ("mancala-analyze", &["--depth", "1", "--jobs", "2"]),
+    ];
+    for (tool, flags) in runs {
+        let mut args = flags.to_vec();
+        args.push(dir);
+        let out = run_bounded(tool, &args, 60);
+        assert_eq!(out.code, 0, "{tool}\n{}", out.snapshot());
+        for note in [
+            format!("note: skipping {dir}/b-fifo.mgn: not a regular file (a FIFO)"),
+            format!("note: skipping {dir}/c-zero.mgn: a symbolic link"),
+            format!("note: skipping {dir}/d-link.mgn: a symbolic link"),
+            format!("note: skipping {dir}/e-socket.mgn: not a regular file (a socket)"),
+        ] {
+            assert!(out.stderr.contains(&note), "{tool}: {note}\n{}", out.stderr);
+        }
+        let games = if tool == "mancala-render" {
+            out.stdout.matches("=== ").count()
+        } else {
+            out.stdout.matches("[Game ").count()
+        };
+        assert_eq!(games, 1, "{tool}\n{}", out.snapshot());
+    }
+    // --quiet: no notes.
+    let out = run_bounded("mancala-validate", &["--quiet", dir], 60);
+    assert_eq!(
+        (out.code, out.stderr.as_str()),
+        (0, ""),
+        "{}",
+        out.snapshot()
+    );
+}
+
+/// A FIFO named on the command line is read, as `-` is.
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_on_the_command_line_is_read() {
+    let dir = common::scratch("named-fifo");
+    let fifo = dir.join("game.mgn");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let writer = {
+        let fifo = fifo.clone();
+        // Opening blocks until the tool opens the other end.
+        std::thread::spawn(move || std::fs::write(fifo, GAME))
+    };
+    let out = run_bounded("mancala-validate", &[fifo.to_str().unwrap()], 60);
+    assert_eq!(out.code, 0, "{}", out.snapshot());
+    assert_eq!(out.stdout.matches("[Game ").count(), 1, "{}", out.stdout);
+    writer.join().unwrap().unwrap();
 }

@@ -506,3 +506,181 @@ fn a_page_says_an_evaluation_once() {
         ]
     );
 }
+
+/// The names under `dir`, sorted (hidden ones too: no temporary file may
+/// be left).
+#[cfg(unix)]
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// `--output-dir` writes through no link, dangling or not, even with
+/// `--force`, and refuses before writing any of the game's documents.
+#[cfg(unix)]
+#[test]
+fn output_dir_never_writes_through_a_link() {
+    use std::os::unix::fs::symlink;
+    let game = "fixtures/pictures/olowuka.mgn";
+    let outside = scratch("output-dir-outside");
+    let victim = outside.join("victim.txt");
+    std::fs::write(&victim, "keep me").unwrap();
+    for (link, target, format, force) in [
+        ("game-001.html", victim.clone(), "html", false),
+        ("game-001.html", victim.clone(), "html", true),
+        ("game-001.html", outside.join("created.txt"), "html", false),
+        ("game-001-03.svg", victim.clone(), "svg", true),
+        ("game-001-03.svg", outside.join("created.txt"), "svg", false),
+    ] {
+        let dir = scratch("output-dir-link");
+        symlink(&target, dir.join(link)).unwrap();
+        let dir_text = dir.to_str().unwrap();
+        let mut args = vec![
+            "--format",
+            format,
+            "--laps",
+            "1",
+            game,
+            "--output-dir",
+            dir_text,
+        ];
+        if format == "html" {
+            args.splice(2..4, []);
+        }
+        if force {
+            args.push("--force");
+        }
+        let out = run("mancala-render", &args, b"");
+        assert_eq!(out.code, 2, "{args:?}\n{}", out.snapshot());
+        assert_eq!(out.stdout, "", "{args:?}");
+        assert!(
+            out.stderr
+                .contains(&format!("{dir_text}/{link} is a symbolic link")),
+            "{args:?}\n{}",
+            out.stderr
+        );
+        assert_eq!(names_in(&dir), [link], "{args:?}: nothing else written");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+        assert!(!outside.join("created.txt").exists(), "{args:?}");
+    }
+}
+
+/// A link named like a later game's page is refused before the first game's
+/// page is written: a refusal comes before any write of the run.
+#[cfg(unix)]
+#[test]
+fn output_dir_refuses_a_later_games_link_before_any_write() {
+    use std::os::unix::fs::symlink;
+    let outside = scratch("output-dir-later-outside");
+    let victim = outside.join("victim.txt");
+    std::fs::write(&victim, "keep me").unwrap();
+    let dir = scratch("output-dir-later-link");
+    symlink(&victim, dir.join("game-002.html")).unwrap();
+    let dir_text = dir.to_str().unwrap();
+    let files = games();
+    let out = run(
+        "mancala-render",
+        &[
+            "--format",
+            "html",
+            &files[0],
+            &files[1],
+            "--output-dir",
+            dir_text,
+            "--force",
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 2, "{}", out.snapshot());
+    assert_eq!(out.stdout, "", "nothing listed");
+    assert!(
+        out.stderr
+            .contains(&format!("{dir_text}/game-002.html is a symbolic link")),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(names_in(&dir), ["game-002.html"], "nothing written");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+}
+
+/// An existing file is replaced only with `--force`, through a temporary
+/// file that does not stay.
+#[cfg(unix)]
+#[test]
+fn output_dir_replaces_a_file_only_when_forced() {
+    let game = "fixtures/pictures/olowuka.mgn";
+    let dir = scratch("output-dir-existing");
+    let dir_text = dir.to_str().unwrap();
+    let args = [
+        "--format",
+        "svg",
+        "--laps",
+        "1",
+        game,
+        "--output-dir",
+        dir_text,
+    ];
+    let listed = render_ok(&args);
+    let written = names_in(&dir);
+    assert_eq!(listed.lines().count(), written.len(), "{written:?}");
+    assert!(
+        written.iter().all(|n| n.starts_with("game-001-")),
+        "{written:?}"
+    );
+    let third = dir.join("game-001-03.svg");
+    let drawn = std::fs::read(&third).unwrap();
+    std::fs::write(&third, "mine").unwrap();
+    std::fs::remove_file(dir.join("game-001-01.svg")).unwrap();
+    let out = run("mancala-render", &args, b"");
+    assert_eq!(out.code, 2, "{}", out.snapshot());
+    assert!(
+        out.stderr.contains(&format!(
+            "{dir_text}/game-001-02.svg exists; not replaced (--force replaces it)"
+        )),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stdout, "");
+    assert!(
+        !dir.join("game-001-01.svg").exists(),
+        "refused before any write"
+    );
+    assert_eq!(std::fs::read(&third).unwrap(), b"mine");
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    assert_eq!(render_ok(&forced), listed);
+    assert_eq!(std::fs::read(&third).unwrap(), drawn);
+    assert_eq!(names_in(&dir), written, "no temporary file left");
+}
+
+/// A write that fails (here a file size limit, as a full disk would)
+/// leaves neither a partial document nor the temporary file, and exits 2.
+#[cfg(unix)]
+#[test]
+fn a_failed_write_leaves_no_partial_document() {
+    let dir = scratch("output-dir-failed-write");
+    let render = common::bin("mancala-render");
+    // SIGXFSZ ignored, a file of more than 4 KiB fails with EFBIG.
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 8; exec '{}' --format html --output-dir '{}' fixtures/pictures/olowuka.mgn",
+        render.display(),
+        dir.display()
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!("cannot write {}/game-001.html", dir.display())),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+    assert_eq!(names_in(&dir), Vec::<String>::new(), "nothing left behind");
+}

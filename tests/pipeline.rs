@@ -639,15 +639,22 @@ fn render_plies_says_when_a_game_ends() {
     );
 }
 
-/// With workers (`--jobs 2`), a verdict leaves as soon as its game is known
-/// to be whole (the next game's first line has come), not when the input
-/// ends: a pipeline from a slow player shows each game as it is played.
+/// With one worker or two, a verdict leaves as soon as its game is known
+/// to be whole (here the next game's first line has come too), not when
+/// the input ends: a pipeline from a slow player shows each game as it is
+/// played.
 #[test]
 fn verdicts_follow_a_slow_input() {
+    for jobs in ["1", "2"] {
+        verdicts_follow_a_slow_input_with(jobs);
+    }
+}
+
+fn verdicts_follow_a_slow_input_with(jobs: &str) {
     let games = run("mancala-play", &["--games", "3", "--seed", "5"], b"").stdout;
     let starts: Vec<usize> = games.match_indices("[Game ").map(|(i, _)| i).collect();
     assert_eq!(starts.len(), 3);
-    let mut child = command("mancala-validate", &["--format", "json", "--jobs", "2"])
+    let mut child = command("mancala-validate", &["--format", "json", "--jobs", jobs])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -676,7 +683,10 @@ fn verdicts_follow_a_slow_input() {
             let line = line_rx
                 .recv_timeout(Duration::from_secs(20))
                 .unwrap_or_else(|_| {
-                    panic!("no verdict for game {} while the input is open", i + 1)
+                    panic!(
+                        "--jobs {jobs}: no verdict for game {} while the input is open",
+                        i + 1
+                    )
                 });
             let verdict: Value = serde_json::from_str(&line).unwrap();
             assert_eq!(verdict["index"], i + 1);
@@ -686,6 +696,91 @@ fn verdicts_follow_a_slow_input() {
     let last = line_rx.recv_timeout(Duration::from_secs(20)).unwrap();
     assert_eq!(serde_json::from_str::<Value>(&last).unwrap()["index"], 3);
     assert!(wait(&mut child, "mancala-validate").success());
+}
+
+/// A game is complete at its result: behind a pipe that pauses right after
+/// it, every tool that reads records writes game 1 before game 2 is
+/// written (the input stays open, nothing of game 2 has come). The pause
+/// lasts until game 1's output is seen, at most 20 s: a tool that waits for
+/// the next game fails the test rather than hang it.
+#[test]
+fn each_game_goes_out_at_its_result_behind_a_pause() {
+    const FIRST: &[u8] =
+        b"[Game \"olowuka\"]\n[South \"a\"]\n\n1. D b 2. C {a remark} *\n{after}\n";
+    const SECOND: &[u8] = b"\n[Game \"olowuka\"]\n\n1. E *\n";
+    let runs: [(&str, &[&str], &str, &str); 7] = [
+        ("mancala-validate", &["--jobs", "1"], "1. D b 2. C", "1. E"),
+        ("mancala-validate", &["--jobs", "2"], "1. D b 2. C", "1. E"),
+        (
+            "mancala-validate",
+            &["--jobs", "1", "--format", "json"],
+            "\"index\":1",
+            "\"index\":2",
+        ),
+        (
+            "mancala-render",
+            &["--color", "never"],
+            "=== <stdin>: game 1 ===",
+            "=== <stdin>: game 2 ===",
+        ),
+        (
+            "mancala-analyze",
+            &["--depth", "1", "--jobs", "1"],
+            "1. D",
+            "1. E",
+        ),
+        (
+            "mancala-analyze",
+            &["--depth", "1", "--jobs", "2"],
+            "1. D",
+            "1. E",
+        ),
+        (
+            "mancala-play",
+            &["-", "--plies", "0"],
+            "1. D b 2. C",
+            "1. E",
+        ),
+    ];
+    for (tool, args, first, second) in runs {
+        let mut child = command(tool, args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let (line_tx, line_rx) = std::sync::mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let _ = line_tx.send(line.unwrap());
+            }
+        });
+        stdin.write_all(FIRST).unwrap();
+        stdin.flush().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let mut seen = Vec::new();
+        while !seen.iter().any(|l: &String| l.contains(first)) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match line_rx.recv_timeout(left) {
+                Ok(line) => seen.push(line),
+                Err(_) => {
+                    let _ = child.kill();
+                    panic!("{tool} {args:?}: game 1 not out while the input pauses: {seen:?}");
+                }
+            }
+        }
+        assert!(!seen.iter().any(|l| l.contains(second)), "{tool}: {seen:?}");
+        stdin.write_all(SECOND).unwrap();
+        drop(stdin);
+        assert!(wait(&mut child, tool).success(), "{tool} {args:?}");
+        let rest: Vec<String> = line_rx.iter().collect();
+        assert!(
+            rest.iter().any(|l| l.contains(second)),
+            "{tool} {args:?}: {rest:?}"
+        );
+    }
 }
 
 /// The rules fixes of one review, through all three tools: Rio Kadalis's
@@ -941,7 +1036,7 @@ fn quiet_means_the_same_in_every_tool() {
             }
         }
         dropped.extend(loud_lines);
-        // Render writes nothing but errors to stderr in any case.
+        // Render's only notes are a directory walk's: none here.
         assert_eq!(
             dropped.is_empty(),
             tool == "mancala-render",

@@ -509,3 +509,309 @@ fn player_tags_hold_every_setting_and_deep_searches_are_warned_of() {
         assert!(!out.stderr.contains("warning"), "{bounded}: {}", out.stderr);
     }
 }
+
+#[test]
+fn continuing_records_ends_with_the_summary_a_fresh_run_gives() {
+    let played = run(
+        "mancala-play",
+        &["--games", "3", "--plies", "6", "--seed", "4"],
+        b"",
+    );
+    assert_eq!(played.code, 0, "{}", played.snapshot());
+    let out = run(
+        "mancala-play",
+        &["-", "--south", "greedy", "--north", "greedy"],
+        played.stdout.as_bytes(),
+    );
+    assert_eq!(out.code, 0, "{}", out.snapshot());
+    let summary = out.stderr.lines().last().unwrap();
+    assert!(
+        summary.starts_with("3 games: south (greedy) won"),
+        "{summary}"
+    );
+}
+
+/// The statistics of a match against values worked out by hand from the
+/// standard formulas (`crates/tools/src/stats.rs`, spec/cli.md).
+#[test]
+fn match_statistics_give_the_standard_values() {
+    use mancala_tools::stats::{Pentanomial, Sprt, Verdict, Wdl, elo, expected_score};
+    let close = |got: f64, want: f64| assert!((got - want).abs() < 0.01, "{got} != {want}");
+    // 60 won, 20 drawn, 20 lost: s = (60 + 10) / 100 = 0.7; the trinomial
+    // variance (60·0.3² + 20·0.2² + 20·0.7²) / 100 = 0.16, so σ = √(0.16 /
+    // 100) = 0.04 and s ± 1.96σ = 0.6216 .. 0.7784. E(0.7) = -400
+    // log10(3/7) = 147.19; E(0.6216) = 86.23; E(0.7784) = 218.25.
+    let wdl = Wdl {
+        wins: 60,
+        draws: 20,
+        losses: 20,
+    };
+    let e = wdl.estimate().unwrap();
+    close(e.score, 0.7);
+    close(e.elo, 147.19);
+    close(e.low, 86.23);
+    close(e.high, 218.25);
+    close(wdl.mirrored().estimate().unwrap().elo, -e.elo);
+    // Pairs LL 5, LD 10, DD/WL 40, WD 30, WW 15: pair scores 0, ¼, ½, ¾,
+    // 1 give s = 0.6 and the pentanomial variance 0.05·0.36 + 0.1·0.1225 +
+    // 0.4·0.01 + 0.3·0.0225 + 0.15·0.16 = 0.065, σ = √(0.065 / 100); E(0.6)
+    // = 70.44, interval E(0.55) = 34.88 to E(0.65) = 107.51.
+    let pairs = Pentanomial([5, 10, 40, 30, 15]);
+    let e = pairs.estimate().unwrap();
+    close(e.elo, 70.44);
+    close(e.low, 34.88);
+    close(e.high, 107.51);
+    close(elo(expected_score(123.0)), 123.0);
+    // The GSPRT of elo0 = 0 against elo1 = 5 on those pairs: 0.8762, the
+    // value a brute-force maximisation of each hypothesis' likelihood
+    // gives (the normal approximation n (s1 - s0)(2s - s0 - s1) / 2var
+    // gives 1.067). Bounds ln(0.05 / 0.95) and ln(0.95 / 0.05), ±2.944.
+    let sprt: Sprt = "elo0=0,elo1=5".parse().unwrap();
+    close(sprt.llr(&pairs), 0.8762);
+    let (lower, upper) = sprt.bounds();
+    close(lower, -2.944);
+    close(upper, 2.944);
+    assert_eq!(sprt.verdict(0.8762), Verdict::Continue);
+    assert_eq!(sprt.verdict(3.0), Verdict::H1);
+    assert_eq!(sprt.verdict(-3.0), Verdict::H0);
+    // Many pairs at that rate cross the upper bound; as many even ones,
+    // the lower.
+    close(sprt.llr(&Pentanomial([50, 100, 400, 300, 150])), 8.762);
+    assert!(sprt.llr(&Pentanomial([0, 0, 400, 0, 0])) < lower);
+    for bad in [
+        "elo0=5,elo1=0",
+        "elo1=5",
+        "elo0=0,elo1=5,alpha=0.7",
+        "elo0=x,elo1=5",
+    ] {
+        assert!(bad.parse::<Sprt>().is_err(), "{bad}");
+    }
+}
+
+fn match_summary(stderr: &str) -> serde_json::Value {
+    serde_json::from_str(stderr.lines().last().unwrap()).unwrap()
+}
+
+/// A deterministic engine against itself, seeded alike: each pair plays
+/// one game twice, the engines' seats swapped, so every pair is a win and
+/// a loss, or two draws, and the match is even whatever the colours'
+/// advantage.
+#[test]
+fn a_match_of_an_engine_against_itself_is_split_evenly() {
+    for game in GAMES {
+        let engine = "alphabeta:depth=3,seed=5";
+        let mut args = vec![
+            "--game",
+            game,
+            "--pairs",
+            "3",
+            "--south",
+            engine,
+            "--north",
+            engine,
+            "--opening-plies",
+            "3",
+            "--format",
+            "json",
+        ];
+        // Matches of rounds end by round 2.
+        if !game.starts_with('o') {
+            args.extend(["-o", "rounds=2"]);
+        }
+        let out = run("mancala-play", &args, b"");
+        assert_eq!(out.code, 0, "{}", out.snapshot());
+        let summary = match_summary(&out.stderr);
+        assert_eq!(summary["pairs"], 3, "{summary}");
+        assert_eq!(
+            summary["pentanomial"],
+            serde_json::json!([0, 0, 3, 0, 0]),
+            "{game}: {summary}"
+        );
+        let [first, second] = [&summary["engines"][0], &summary["engines"][1]];
+        assert_eq!(first["wins"], second["wins"], "{summary}");
+        assert_eq!(first["score"], 0.5, "{summary}");
+        assert_eq!(summary["elo"]["difference"], 0.0, "{summary}");
+    }
+}
+
+/// Colours reverse within a pair, both games from one opening; every record
+/// is valid, names the engines with their settings, and the order of the
+/// records does not depend on the threads.
+#[test]
+fn match_pairs_reverse_colours_and_keep_their_order_whatever_the_jobs() {
+    let args = |jobs: &'static str| {
+        vec![
+            "--game",
+            "olinda-keliya",
+            "--pairs",
+            "4",
+            "--south",
+            "alphabeta:depth=2",
+            "--north",
+            "greedy",
+            "--opening-plies",
+            "4",
+            "--balanced",
+            "4",
+            "--seed",
+            "3",
+            "--jobs",
+            jobs,
+        ]
+    };
+    let one = run("mancala-play", &args("1"), b"");
+    assert_eq!(one.code, 0, "{}", one.snapshot());
+    let two = run("mancala-play", &args("2"), b"");
+    assert_eq!(one.stdout, two.stdout, "--jobs 2 wrote other records");
+    let summary = one
+        .stderr
+        .lines()
+        .rev()
+        .take(7)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(summary.contains("alphabeta depth=2: won"), "{summary}");
+    assert!(summary.contains("pairs (LL LD DD/WL WD WW):"), "{summary}");
+    assert!(one.stderr.contains("pair 4/4: "), "{}", one.stderr);
+    let records: Vec<&str> = one.stdout.split("\n\n[Game").collect();
+    assert_eq!(records.len(), 8);
+    for (i, record) in records.iter().enumerate() {
+        let (south, north) = if i % 2 == 0 {
+            ("alphabeta depth=2", "greedy")
+        } else {
+            ("greedy", "alphabeta depth=2")
+        };
+        assert!(record.contains(&format!("[South \"{south}\"]")), "{record}");
+        assert!(record.contains(&format!("[North \"{north}\"]")), "{record}");
+        assert!(
+            record.contains(&format!("[Round \"{}\"]", i + 1)),
+            "{record}"
+        );
+    }
+    // Both games of a pair open with the same four plies.
+    let opening = |record: &str| -> String {
+        let moves = record.split("\n\n").nth(1).unwrap();
+        moves
+            .split_whitespace()
+            .take(6)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for pair in records.chunks(2) {
+        assert_eq!(opening(pair[0]), opening(pair[1]));
+    }
+    assert_ne!(opening(records[0]), opening(records[2]));
+    let checked = run("mancala-validate", &["-q"], one.stdout.as_bytes());
+    assert_eq!(checked.code, 0, "{}", checked.snapshot());
+}
+
+/// Openings from a file: each record continued from its end by both
+/// engines, cycled; the SPRT stops the match at its bound, and says so.
+#[test]
+fn match_openings_from_records_and_the_sprt_stop() {
+    let openings = run(
+        "mancala-play",
+        &["--games", "2", "--plies", "2", "--seed", "8"],
+        b"",
+    );
+    let file = common::scratch("match-openings").join("openings.mgn");
+    std::fs::write(&file, &openings.stdout).unwrap();
+    let file = file.to_str().unwrap();
+    let out = run(
+        "mancala-play",
+        &[
+            "--pairs",
+            "40",
+            "--openings",
+            file,
+            "--south",
+            "alphabeta:depth=3",
+            "--north",
+            "random",
+            "--sprt",
+            "elo0=0,elo1=200",
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 0, "{}", out.snapshot());
+    assert!(out.stderr.contains("H1 accepted after"), "{}", out.stderr);
+    let games = out.stdout.matches("[Game").count();
+    assert!(games < 80 && games.is_multiple_of(2), "{games} games");
+    // The first pair opens with the first record's two plies, the second
+    // with the second's, the third with the first's again.
+    let first_moves = |record: &str| -> String {
+        let moves = record.split("\n\n").nth(1).unwrap();
+        moves
+            .split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let given: Vec<&str> = openings.stdout.split("\n\n[Game").collect();
+    let played: Vec<&str> = out.stdout.split("\n\n[Game").collect();
+    assert_eq!(first_moves(played[0]), first_moves(given[0]));
+    assert_eq!(first_moves(played[3]), first_moves(given[1]));
+    assert_eq!(first_moves(played[4]), first_moves(given[0]));
+    let checked = run("mancala-validate", &["-q"], out.stdout.as_bytes());
+    assert_eq!(checked.code, 0, "{}", checked.snapshot());
+    // An invalid opening is reported as the validator reports it and left
+    // out; the match is played from the others, and exits 1.
+    let mixed = common::scratch("match-openings").join("mixed.mgn");
+    std::fs::write(
+        &mixed,
+        format!("[Game \"olowuka\"]\n\n1. A a a *\n\n{}", openings.stdout),
+    )
+    .unwrap();
+    let out = run(
+        "mancala-play",
+        &[
+            "--pairs",
+            "2",
+            "--openings",
+            mixed.to_str().unwrap(),
+            "--south",
+            "greedy",
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 1, "{}", out.snapshot());
+    assert!(out.stderr.contains(":3:"), "{}", out.stderr);
+    assert_eq!(out.stdout.matches("[Game").count(), 4);
+}
+
+/// A clock too short for the game: a move past it loses on time, the
+/// record stays valid (unfinished, with the TimeForfeit tag), and the
+/// summary counts it.
+#[test]
+fn match_losses_on_time_are_reported() {
+    let out = run(
+        "mancala-play",
+        &[
+            "--pairs",
+            "2",
+            "--south",
+            "alphabeta:depth=12",
+            "--north",
+            "mcts:playouts=100000",
+            "--tc",
+            "0.002",
+            "--time-margin",
+            "0",
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    assert_eq!(out.code, 0, "{}", out.snapshot());
+    let summary = match_summary(&out.stderr);
+    let lost = summary["engines"][0]["time_losses"].as_u64().unwrap()
+        + summary["engines"][1]["time_losses"].as_u64().unwrap();
+    assert!(lost >= 1, "{summary}");
+    assert!(out.stdout.contains("\"TimeForfeit\""), "{}", out.stdout);
+    let checked = run("mancala-validate", &["-q"], out.stdout.as_bytes());
+    assert_eq!(checked.code, 0, "{}", checked.snapshot());
+    let bad = run("mancala-play", &["--pairs", "1", "--tc", "ten"], b"");
+    assert_eq!(bad.code, 2, "{}", bad.snapshot());
+    let human = run("mancala-play", &["--pairs", "1", "--south", "human"], b"");
+    assert_eq!(human.code, 2, "{}", human.snapshot());
+}

@@ -137,6 +137,33 @@ fn after_ply_and_final_position() {
     insta::assert_snapshot!(all);
 }
 
+/// South to move with an empty row: over before its first move.
+const OVER_AT_THE_START: &str = "[Game \"olowuka\"]\n[SetUp \"S 0,0,0,0,0,0/1,1,1,1,1,2 20-21\"]\n[Result \"20-28\"]\n[Termination \"no-moves\"]\n\n20-28\n";
+
+#[test]
+fn a_game_over_before_its_first_move_is_drawn_as_set_up() {
+    let boards = |args: &[&str]| {
+        let out = run("mancala-render", args, OVER_AT_THE_START.as_bytes());
+        assert_eq!(out.code, 0, "{}", out.snapshot());
+        let value: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+        let mut board = value["frames"][0]["board"].clone();
+        let over = board["over"].take();
+        (board, over)
+    };
+    let (shown, over) = boards(&["--format", "json", "-"]);
+    let (set_up, _) = boards(&["--ply", "0", "--format", "json", "-"]);
+    assert_eq!(shown, set_up, "the final frame is the set-up board");
+    assert_eq!(shown["north"], serde_json::json!([1, 1, 1, 1, 1, 2]));
+    assert_eq!(over, true);
+    // A match whose round ends at once goes on: it is drawn with the next
+    // round's refilled board, not its set-up.
+    let goes_on = render(&["fixtures/validate/valid-pallankuzhi-cut-at-a-round-start.mgn"]);
+    assert!(goes_on.contains("pallankuzhi  round 4"), "{goes_on}");
+    let out = run("mancala-render", &["-"], OVER_AT_THE_START.as_bytes());
+    assert_eq!(out.code, 0);
+    insta::assert_snapshot!(out.snapshot());
+}
+
 #[test]
 fn an_endless_move_lap_by_lap() {
     // Illegal, so exit 1 with the validator's error; drawn up to --max-laps

@@ -11,7 +11,14 @@ work doubles with the content; quadratic work quadruples. Prints the CPU
 seconds (the child's own, median of --runs) and the ratio of each doubling,
 and exits 1 when a ratio passes --limit.
 
-    python3 crates/bench/benches/scaling.py [--runs 3] [--limit 3.0] [--only KIND] [--base N]
+    python3 crates/bench/benches/scaling.py [--runs 3] [--limit 3.0] [--only KIND] [--base N] [--ply-limit 2.2]
+
+Per ply (`--only plies`): the tools that do work for every ply, whatever
+the record holds, are timed on valid records of 10,000, 40,000 and 160,000
+plies (mancala-play's relay loop below: 0.05, 0.2 and 0.9 MB, well under
+the limit): mancala-render --plies .. (text and JSON frames) and
+mancala-analyze -d 1. Each step is 4x the plies, so the ratio shown is the
+step's square root, the growth per doubling, held to --ply-limit (2.2).
 
 Round markers: a match of rounds holds a few hundred at most, so their
 games are not valid past the first marker. The readers and the parser
@@ -120,12 +127,67 @@ def cpu_seconds(cmd, path):
     return usage.ru_utime + usage.ru_stime
 
 
+# The per-ply case: its name (for --only), and records of these many
+# plies, each 4x the last.
+PLY_KIND = "plies (valid relay loop)"
+PLY_COUNTS = (10_000, 40_000, 160_000)
+
+PER_PLY_TOOLS = {
+    "render --plies ..": ["mancala-render", "--plies", ".."],
+    "render --plies .. --format json": ["mancala-render", "--plies", "..", "--format", "json"],
+    "analyze -d 1": ["mancala-analyze", "-d", "1"],
+}
+
+
+def write_records(tmp, name, texts):
+    """Each text as a file of `tmp`, checked against the game size limit;
+    their paths."""
+    paths = []
+    for i, text in enumerate(texts):
+        if len(text.encode()) > MAX_GAME_BYTES:
+            sys.exit(f"{name} record {i + 1}: over the game size limit")
+        path = os.path.join(tmp, f"{name}-{i}.mgn")
+        with open(path, "w", newline="") as f:
+            f.write(text)
+        paths.append(path)
+    return paths
+
+
+def per_ply(bin_dir, tmp, args):
+    """The per-ply case: each tool of PER_PLY_TOOLS on records of
+    PLY_COUNTS plies. Prints the CPU seconds (the least of --runs) and the
+    growth per doubling of each step; returns the tools over --ply-limit."""
+    paths = write_records(tmp, "plies", [played(n) for n in PLY_COUNTS])
+    heads = [f"{n // 1000}k s" for n in PLY_COUNTS]
+    print(f"\n{'per ply':40} {'tool':32} {heads[0]:>8} {heads[1]:>8} {heads[2]:>8} {'x2 a':>6} {'x2 b':>6}")
+    worst = []
+    for tool, cmd in PER_PLY_TOOLS.items():
+        cmd = [os.path.join(bin_dir, cmd[0])] + cmd[1:]
+        # The least of the runs: other work on the machine only adds to a
+        # run's CPU time, and the 10k record's runs are short enough
+        # (tens of ms) for that to tip a median's ratio.
+        times = [min(cpu_seconds(cmd, p) for _ in range(args.runs)) for p in paths]
+        floor = [max(t, 0.005) for t in times]
+        # Each step is two doublings: the growth of one is the root.
+        ratios = [(floor[i + 1] / floor[i]) ** 0.5 for i in range(len(floor) - 1)]
+        print(
+            f"{PLY_KIND:40} {tool:32} {times[0]:8.3f} {times[1]:8.3f} {times[2]:8.3f} {ratios[0]:6.2f} {ratios[1]:6.2f}",
+            flush=True,
+        )
+        if max(ratios) > args.ply_limit:
+            worst.append(f"{PLY_KIND} / {tool}: {ratios[0]:.2f}, {ratios[1]:.2f} per doubling")
+    return worst
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--limit", type=float, default=3.0, help="largest ratio per doubling accepted")
     parser.add_argument("--only", help="a kind whose name contains this")
     parser.add_argument("--base", type=float, default=1.0, help="scale the base counts")
+    parser.add_argument(
+        "--ply-limit", type=float, default=2.2, help="largest growth per doubling of the plies accepted"
+    )
     args = parser.parse_args()
     bin_dir = build()
     global played
@@ -158,10 +220,15 @@ def main():
                 )
                 if max(ratios) > args.limit:
                     worst.append(f"{kind} / {tool}: {ratios[0]:.2f}, {ratios[1]:.2f}")
+        plies_timed = not args.only or args.only in PLY_KIND
+        if plies_timed:
+            worst += per_ply(bin_dir, tmp, args)
     if worst:
-        print("\nmore than linear (ratio over %.1f):\n  " % args.limit + "\n  ".join(worst))
+        print("\nmore than linear (ratio over %.1f, per ply %.1f):\n  " % (args.limit, args.ply_limit) + "\n  ".join(worst))
         return 1
     print(f"\nevery kind within {args.limit:.1f}x per doubling")
+    if plies_timed:
+        print(f"every per-ply tool within {args.ply_limit:.1f}x per doubling of the plies")
     return 0
 
 

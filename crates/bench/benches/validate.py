@@ -158,8 +158,11 @@ def main():
                 built = subprocess.run(["cargo", "bench", "--quiet", "--no-run", "--message-format", "json",
                                         "-p", "mancala-bench", "--bench", "floor"],
                                        cwd=ROOT, check=True, capture_output=True, text=True)
-                probe = [m["executable"] for m in map(json.loads, built.stdout.splitlines())
-                         if m.get("reason") == "compiler-artifact" and m.get("executable")][-1]
+                # The probe by name: cargo also lists the package's other
+                # executables (the `judge` binary), in no promised order.
+                probe = next(m["executable"] for m in map(json.loads, built.stdout.splitlines())
+                             if m.get("reason") == "compiler-artifact" and m.get("executable")
+                             and m["target"]["name"] == "floor" and "bench" in m["target"]["kind"])
                 with open(os.devnull) as nothing:
                     run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                                           probe, small_corpus, "1"],

@@ -138,6 +138,9 @@ pub struct AlphaBeta {
     table_rules: Option<Rules>,
     nodes: u64,
     deadline: Option<Instant>,
+    /// A match's clock: a time limit on top of the budget's
+    /// ([`Player::limit_time`]).
+    clock: Option<Duration>,
     stopped: bool,
     /// Set when some line stopped at the depth limit: the result is then
     /// an estimate, and a deeper iteration can change it.
@@ -212,6 +215,7 @@ impl AlphaBeta {
             table_rules: None,
             nodes: 0,
             deadline: None,
+            clock: None,
             stopped: false,
             horizon: false,
             info: None,
@@ -390,7 +394,7 @@ impl AlphaBeta {
 
     /// Starts the time and node limits, once the first iteration is done.
     fn limit_after_first(&mut self, start: Instant) {
-        self.deadline = self.budget.time().map(|t| start + t);
+        self.deadline = self.budget.time_within(self.clock).map(|t| start + t);
         self.node_stop = self.node_limit.unwrap_or(u64::MAX);
     }
 
@@ -970,6 +974,10 @@ impl Player for AlphaBeta {
         let mut name = String::new();
         write_tag(&self.budget, &mut name).expect("writing to a String");
         name
+    }
+
+    fn limit_time(&mut self, time: Option<Duration>) {
+        self.clock = time;
     }
 
     fn info(&self) -> Option<SearchInfo> {

@@ -53,6 +53,16 @@ impl Budget {
         self.time
     }
 
+    /// The time a search may take: the budget's own limit, or `clock` (a
+    /// match's time control, which may change from move to move) where
+    /// that is shorter.
+    pub(crate) fn time_within(&self, clock: Option<Duration>) -> Option<Duration> {
+        match (self.time, clock) {
+            (Some(own), Some(clock)) => Some(own.min(clock)),
+            (own, clock) => own.or(clock),
+        }
+    }
+
     /// The work limit, or `unlimited` under a time limit alone.
     pub(crate) fn limit_or(&self, unlimited: u32) -> u32 {
         self.limit.unwrap_or(unlimited)
@@ -106,5 +116,19 @@ mod tests {
         assert_eq!(tag(Budget::new(Some(3), ms, 9)), "engine n=3 ms=200");
         assert_eq!(Budget::new(None, ms, 9).limit_or(64), 64);
         assert_eq!(Budget::limit(100).capped(64).limit_or(0), 64);
+        let (short, long) = (Duration::from_millis(5), Duration::from_millis(50));
+        assert_eq!(Budget::limit(3).time_within(Some(short)), Some(short));
+        assert_eq!(
+            Budget::new(None, Some(long), 9).time_within(Some(short)),
+            Some(short)
+        );
+        assert_eq!(
+            Budget::new(None, Some(short), 9).time_within(Some(long)),
+            Some(short)
+        );
+        assert_eq!(
+            Budget::new(None, Some(short), 9).time_within(None),
+            Some(short)
+        );
     }
 }

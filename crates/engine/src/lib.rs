@@ -68,10 +68,36 @@ pub trait Player: fmt::Debug + Send {
         })
     }
 
+    /// [`Player::play`]'s move played with [`Game::play_unsettled`], on a
+    /// game that may itself be open (its last move played so): the move
+    /// and each side's gain, or `None` (the game and the player as they
+    /// were) when the caller is to settle the game ([`Game::settle`]) and
+    /// call [`Player::play`]. The game is left open: whether the side to
+    /// move next can move is not asked (a later move played proves it),
+    /// and a move that ended the game or round by itself
+    /// ([`Game::ended_unsettled`]) is for the caller to settle. The moves
+    /// are those `play` would play on the game settled after every move,
+    /// under the lap budget's default (a smaller budget may refuse a move
+    /// while settling that `play` would have refused as it was played).
+    /// Players that search play no faster so, and return `None`.
+    fn play_unsettled(&mut self, game: &mut Game) -> Option<(Move, [u32; 2])> {
+        let _ = game;
+        None
+    }
+
     /// The player and its settings as a record tag writes them, e.g.
     /// `alphabeta depth=9`, `mcts playouts=1000`, `random`. It parses back
     /// as a [`PlayerSpec`].
     fn name(&self) -> String;
+
+    /// Limits the time of its next searches to `time` (a match's clock:
+    /// what is left of it, shared out), on top of its own budget, whichever
+    /// is shorter; `None` lifts the limit. Its name, and so its record tag,
+    /// stay those of its own settings. Players that do not search take no
+    /// time to speak of, and ignore it.
+    fn limit_time(&mut self, time: Option<Duration>) {
+        let _ = time;
+    }
 
     /// Statistics of the last search, for players that search.
     fn info(&self) -> Option<SearchInfo> {

@@ -1,6 +1,6 @@
 //! Monte Carlo tree search: UCT over random playouts.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use fastrand::Rng;
 use mancala_rules::{Game, Move, Opt, Position, Side};
@@ -62,6 +62,9 @@ struct Node {
 pub struct Mcts {
     /// Its work limit counts playouts per move.
     budget: Budget,
+    /// A match's clock: a time limit on top of the budget's
+    /// ([`Player::limit_time`]).
+    clock: Option<Duration>,
     rng: Rng,
     playouts: Playouts,
     info: Option<SearchInfo>,
@@ -88,6 +91,7 @@ impl Mcts {
     pub fn new(budget: Budget, seed: u64) -> Mcts {
         Mcts {
             budget,
+            clock: None,
             rng: Rng::with_seed(seed),
             playouts: Playouts::default(),
             info: None,
@@ -107,7 +111,7 @@ impl Mcts {
     /// rate in thousandths), or `None` when no move can be played.
     pub fn search(&mut self, game: &Game) -> Option<SearchInfo> {
         let start = Instant::now();
-        let deadline = self.budget.time().map(|t| start + t);
+        let deadline = self.budget.time_within(self.clock).map(|t| start + t);
         if game.outcome().is_some() {
             return None;
         }
@@ -370,6 +374,10 @@ impl Player for Mcts {
         let mut name = String::new();
         write_tag(&self.budget, &mut name).expect("writing to a String");
         name
+    }
+
+    fn limit_time(&mut self, time: Option<Duration>) {
+        self.clock = time;
     }
 
     fn info(&self) -> Option<SearchInfo> {

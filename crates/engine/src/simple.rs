@@ -1,7 +1,7 @@
 //! The two players without search.
 
 use fastrand::Rng;
-use mancala_rules::{Game, Move, PlayReport};
+use mancala_rules::{Game, Move, Opt, PlayReport};
 
 use crate::play::{MoveBuf, net_gain, played_children};
 use crate::{Played, Player};
@@ -63,6 +63,32 @@ impl Player for RandomPlayer {
                 Err(_) => {}
             }
         }
+        None
+    }
+
+    /// The draws of [`RandomPlayer::play`], each move tried in the fast
+    /// lane ([`Game::play_unsettled`]): the first that plays there is the
+    /// one `play` plays, as the fast lane refuses only moves `Game::play`
+    /// refuses, unless the game is over or `endless-ends-game` lets an
+    /// endless move stand. When no move plays there (the side to move may
+    /// be unable to move: only settling tells), or the game ended or may
+    /// have, the generator is set back and `None` returned: the caller
+    /// settles and calls `play`, which draws the same moves again.
+    fn play_unsettled(&mut self, game: &mut Game) -> Option<(Move, [u32; 2])> {
+        if game.ended_unsettled()
+            || game.outcome().is_some()
+            || game.position().rules().has(Opt::EndlessEndsGame)
+        {
+            return None;
+        }
+        let drawn_from = self.rng.clone();
+        let mut moves = MoveBuf::from(game.position().candidates());
+        while let Some(mv) = moves.take_random(&mut self.rng) {
+            if let Some(gained) = game.play_unsettled(mv) {
+                return Some((mv, gained));
+            }
+        }
+        self.rng = drawn_from;
         None
     }
 

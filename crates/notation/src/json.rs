@@ -396,11 +396,17 @@ pub fn visit_json_game<V: Visitor>(
             let tag: RawTag<'_> = json.field(entry, "a tag of \"extra\"")?;
             let name = tag.name.as_str();
             let refused = if !is_tag_name(name) {
-                Some("is not a tag name (letters, digits and `_`, starting with a letter)")
+                Some("is not a tag name (letters, digits and `_`, starting with a letter)".into())
             } else if Record::TYPED_TAGS.contains(&name) || StandardTags::NAMES.contains(&name) {
-                Some("has a key of its own in a record, not a place in \"extra\"")
+                Some("has a key of its own in a record, not a place in \"extra\"".into())
+            } else if let Some(typed) = Record::typed_tag_in_other_case(name) {
+                // MGN refuses it as a misspelling, so the record written
+                // for it would not read back.
+                Some(format!(
+                    "is `{typed}` in other case (tag names are case-sensitive; `{typed}` has a key of its own in a record)"
+                ))
             } else if !seen.insert(name.to_owned()) {
-                Some("is given twice")
+                Some("is given twice".into())
             } else {
                 None
             };
@@ -825,6 +831,21 @@ mod tests {
             (
                 r#"{"game":"olowuka","extra":[{"name":"Event","value":"x"}],"result":"*"}"#,
                 "has a key of its own",
+                "{",
+            ),
+            (
+                r#"{"game":"olowuka","extra":[{"name":"Setup","value":"x"}],"result":"*"}"#,
+                "`Setup` is `SetUp` in other case",
+                "{",
+            ),
+            (
+                r#"{"game":"olowuka","extra":[{"name":"game","value":"x"}],"result":"*"}"#,
+                "`game` is `Game` in other case",
+                "{",
+            ),
+            (
+                r#"{"game":"olowuka","extra":[{"name":"RESULT","value":"x"}],"result":"*"}"#,
+                "`RESULT` is `Result` in other case",
                 "{",
             ),
             (

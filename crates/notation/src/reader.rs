@@ -307,6 +307,15 @@ pub struct Reader<R> {
     line: Vec<u8>,
     /// The last game's length: room to reserve for the next, up to a cap.
     last_game_len: usize,
+    /// The input may wait for its producer ([`Reader::waiting_input`]): a
+    /// game complete at its result is handed out when nothing more is at
+    /// hand, not when the next game begins.
+    may_wait: bool,
+    /// Every byte the input has given so far has been taken: the next read
+    /// may wait for the producer.
+    drained: bool,
+    /// How far the current game's text is known to end at its result.
+    ending: ResultScan,
 }
 
 impl<R: BufRead> Reader<R> {
@@ -330,7 +339,22 @@ impl<R: BufRead> Reader<R> {
             given_back: Vec::new(),
             line: Vec::new(),
             last_game_len: 0,
+            may_wait: false,
+            drained: false,
+            ending: ResultScan::default(),
         }
+    }
+
+    /// For an input that may wait for its producer (a pipe, a terminal): a
+    /// game is handed out as soon as its text ends with its result token
+    /// (then only whitespace and complete `{…}` remarks, §7.5) and the
+    /// input has nothing more at hand, instead of when the next game's
+    /// first line comes. A file never waits, so its games are cut where the
+    /// next begins, wherever reads happen to split it.
+    #[must_use]
+    pub fn waiting_input(mut self) -> Reader<R> {
+        self.may_wait = true;
+        self
     }
 
     /// A UTF-8 byte-order mark at the start of the stream is not text.
@@ -388,6 +412,7 @@ impl<R: BufRead> Reader<R> {
             let keep = chunk.len().min(room.saturating_sub(self.line.len()));
             self.line.extend_from_slice(&chunk[..keep]);
             let used = chunk.len();
+            self.drained = !from_given_back && used == available.len();
             if from_given_back {
                 self.given_back.drain(..used);
             } else {
@@ -407,6 +432,11 @@ impl<R: BufRead> Reader<R> {
     /// a line split across reads is read piece by piece with
     /// [`Reader::read_line`]. Returns `false` at the end of the game.
     fn next_line_of(&mut self, game: &mut GameText, cut: &mut GameCut) -> io::Result<bool> {
+        // Nothing more at hand, and the next read may wait for ever: a game
+        // complete at its result goes now.
+        if self.may_wait && self.drained && cut.in_movetext && self.ending.complete(game) {
+            return Ok(false);
+        }
         if self.given_back.is_empty() {
             let buf = match self.inner.fill_buf() {
                 Ok(buf) => buf,
@@ -440,7 +470,9 @@ impl<R: BufRead> Reader<R> {
                 let room = self.max_game_bytes.saturating_sub(game.bytes.len());
                 let kept = &buf[taken.clone()];
                 game.bytes.extend_from_slice(&kept[..kept.len().min(room)]);
-                self.inner.consume(taken.end + opening.unwrap_or(0));
+                let used = taken.end + opening.unwrap_or(0);
+                self.drained = used == buf.len();
+                self.inner.consume(used);
                 return Ok(opening.is_none());
             }
         }
@@ -484,6 +516,7 @@ impl<R: BufRead> Reader<R> {
             };
             let mut cut = GameCut::default();
             self.in_comment = false;
+            self.ending = ResultScan::default();
             if let Some(line) = self.pending.take() {
                 cut.has_game_tag = line.is_game_tag;
                 cut.content = true;
@@ -510,6 +543,115 @@ impl<R: BufRead> Reader<R> {
         let keep = self.line.len().min(room);
         game.bytes.extend_from_slice(&self.line[..keep]);
         self.at.count(game, &line);
+    }
+}
+
+/// Whether a game's text so far ends with its result token, followed only
+/// by whitespace and complete `{…}` remarks (§7.5): read from the start of
+/// its movetext, and on from where it was last asked, so that asking at
+/// every pause of the input costs a pass over the text in all. Tag lines
+/// before the movetext are passed over. A `*` or `digits-digits` token
+/// outside comments and variations is the result (§5's reading order);
+/// anything else after it (a token, a parenthesis, an open comment) makes
+/// the text not complete. A text this scan does not see as complete is
+/// simply cut as any other, when the next game begins.
+#[derive(Debug, Default, Clone, Copy)]
+struct ResultScan {
+    /// Bytes of the game's text read so far.
+    read: usize,
+    /// A movetext line has been seen (tag lines before it are passed over).
+    in_movetext: bool,
+    /// The current tag line is passed over.
+    in_tag_line: bool,
+    in_comment: bool,
+    /// Open variations.
+    depth: u32,
+    /// The token being read.
+    token: Token,
+    /// The last token ended was the result, outside variations.
+    after_result: bool,
+}
+
+/// What the token being read may still be.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum Token {
+    #[default]
+    None,
+    Star,
+    Digits,
+    Dash,
+    Score,
+    Other,
+}
+
+impl ResultScan {
+    /// Whether `game` (whole lines, kept whole) is complete at its result.
+    fn complete(&mut self, game: &GameText) -> bool {
+        // A game over the limit is not kept whole: it is cut as usual.
+        if game.is_truncated() {
+            return false;
+        }
+        let start = self.read.min(game.bytes.len());
+        for &b in &game.bytes[start..] {
+            self.feed(b);
+        }
+        self.read = game.bytes.len();
+        self.in_movetext && !self.in_comment && self.token == Token::None && self.after_result
+    }
+
+    fn feed(&mut self, b: u8) {
+        if !self.in_movetext {
+            // Tag lines, and blank lines among them, until a movetext line.
+            if self.in_tag_line {
+                self.in_tag_line = b != b'\n';
+                return;
+            }
+            if b == b'\n' || is_blank(b) {
+                return;
+            }
+            if b == b'[' {
+                self.in_tag_line = true;
+                return;
+            }
+            self.in_movetext = true;
+        }
+        if self.in_comment {
+            self.in_comment = b != b'}';
+            return;
+        }
+        match b {
+            b'{' | b'(' | b')' => {
+                self.end_token();
+                match b {
+                    b'{' => self.in_comment = true,
+                    b'(' => {
+                        self.depth += 1;
+                        self.after_result = false;
+                    }
+                    _ => {
+                        self.depth = self.depth.saturating_sub(1);
+                        self.after_result = false;
+                    }
+                }
+            }
+            _ if b.is_ascii_whitespace() => self.end_token(),
+            _ => {
+                self.token = match (self.token, b) {
+                    (Token::None, b'*') => Token::Star,
+                    (Token::None | Token::Digits, b'0'..=b'9') => Token::Digits,
+                    (Token::Digits, b'-') => Token::Dash,
+                    (Token::Dash | Token::Score, b'0'..=b'9') => Token::Score,
+                    _ => Token::Other,
+                };
+            }
+        }
+    }
+
+    fn end_token(&mut self) {
+        if self.token != Token::None {
+            self.after_result = self.depth == 0 && matches!(self.token, Token::Star | Token::Score);
+            self.token = Token::None;
+        }
     }
 }
 
@@ -825,6 +967,81 @@ mod tests {
         Reader::with_limit(text, limit)
             .map(Result::unwrap)
             .collect()
+    }
+
+    /// An input that gives `text` in one read, then notes that it was
+    /// asked for more (where a pipe would wait) and ends.
+    struct Pausing<'a> {
+        text: &'a [u8],
+        asked_again: std::rc::Rc<std::cell::Cell<bool>>,
+    }
+
+    impl io::Read for Pausing<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = io::BufRead::fill_buf(self)?.len().min(buf.len());
+            buf[..n].copy_from_slice(&self.text[..n]);
+            self.consume(n);
+            Ok(n)
+        }
+    }
+
+    impl BufRead for Pausing<'_> {
+        fn fill_buf(&mut self) -> io::Result<&[u8]> {
+            if self.text.is_empty() {
+                self.asked_again.set(true);
+            }
+            Ok(self.text)
+        }
+
+        fn consume(&mut self, n: usize) {
+            self.text = &self.text[n..];
+        }
+    }
+
+    /// Whether a waiting reader hands out the first game of `text` without
+    /// asking the input for more.
+    fn out_at_the_pause(text: &str) -> bool {
+        let asked_again = std::rc::Rc::new(std::cell::Cell::new(false));
+        let input = Pausing {
+            text: text.as_bytes(),
+            asked_again: asked_again.clone(),
+        };
+        let game = Reader::new(input).waiting_input().next().unwrap().unwrap();
+        assert_eq!(game.bytes, text.as_bytes(), "the game is cut where it was");
+        !asked_again.get()
+    }
+
+    #[test]
+    fn a_waiting_input_gives_a_game_out_at_its_result() {
+        for complete in [
+            "[Game \"olowuka\"]\n\n1. D b *\n",
+            "[Game \"olowuka\"]\n[Event \"1-0 *\"]\n\n1. D b 2. C 30-18\n",
+            "[Game \"olowuka\"]\n\n1. D b * {done}\n\n{a remark}\n",
+            "[Game \"olowuka\"]\n\n1. D (1. C {*} a) b\r\n*\r\n",
+            "[Game \"olowuka\"]\n\n{ a remark\n over lines } 1. D *\n",
+        ] {
+            assert!(out_at_the_pause(complete), "{complete:?}");
+        }
+        for open in [
+            "[Game \"olowuka\"]\n[Event \"*\"]\n",
+            "[Game \"olowuka\"]\n\n1. D b {*\n",
+            "[Game \"olowuka\"]\n\n1. D (b *\n",
+            "[Game \"olowuka\"]\n\n1. D b * 2. C\n",
+            "[Game \"olowuka\"]\n\n1. D b *{open\n",
+            "[Game \"olowuka\"]\n\n1. D b 1.*\n",
+            "[Game \"olowuka\"]\n\n1. D b 30-\n",
+            "[Game \"olowuka\"]\n\n1. D b *",
+        ] {
+            assert!(!out_at_the_pause(open), "{open:?}");
+        }
+        // A file is cut where the next game begins: it is asked again.
+        let asked_again = std::rc::Rc::new(std::cell::Cell::new(false));
+        let input = Pausing {
+            text: b"[Game \"olowuka\"]\n\n1. D b *\n",
+            asked_again: asked_again.clone(),
+        };
+        assert!(Reader::new(input).next().is_some());
+        assert!(asked_again.get());
     }
 
     #[test]

@@ -278,9 +278,8 @@ impl History {
         at: (usize, u64),
     ) -> Option<EndReason> {
         // The filter is asked first, as it mostly says no, then the rule,
-        // before the history is scanned: under `no-repetition-rule` a
-        // history may grow long (never cleared while no seed is taken), and
-        // its filters are full then.
+        // before the history is scanned: under `no-repetition-rule` there
+        // is nothing to scan for (the history keeps a few keys at most).
         if rules.ends_at_twenty_five(stores) {
             Some(EndReason::TwentyFive)
         } else if !irreversible
@@ -295,10 +294,15 @@ impl History {
     }
 
     /// The history after a move that left the position `key` (whose
-    /// filter word and bit are `at`).
+    /// filter word and bit are `at`). Under `no-repetition-rule` no key is
+    /// ever looked up, so the history is dropped whenever it fills its
+    /// inline keys: a capture-free stretch can run on for ever there, and a
+    /// copy of the game (the engines copy one for every move they weigh)
+    /// would cost its length. (The rule is asked only then, off the
+    /// validator's common path.)
     #[inline(always)]
-    fn advance(&mut self, key: u128, irreversible: bool, at: (usize, u64)) {
-        if irreversible {
+    fn advance(&mut self, rules: Rules, key: u128, irreversible: bool, at: (usize, u64)) {
+        if irreversible || (self.len >= INLINE_KEYS && rules.has(Opt::NoRepetitionRule)) {
             self.clear();
         }
         self.push_at(key, at);
@@ -495,7 +499,8 @@ impl Game {
         };
         let ended = match ending {
             Ok(None) => {
-                self.history.advance(key, irreversible, at);
+                self.history
+                    .advance(self.position.rules(), key, irreversible, at);
                 Ok(())
             }
             // Refilling and starting the next round can still fail.
@@ -542,7 +547,8 @@ impl Game {
         self.ended = self
             .history
             .ending(self.position.rules(), stores, key, irreversible, at);
-        self.history.advance(key, irreversible, at);
+        self.history
+            .advance(self.position.rules(), key, irreversible, at);
         self.open = true;
         Some(gained)
     }
@@ -691,7 +697,40 @@ impl Game {
 
 #[cfg(test)]
 mod tests {
-    use super::{History, INLINE_KEYS};
+    use super::{EndReason, Game, History, INLINE_KEYS};
+    use crate::{GameId, Move, Opt, Options, Position, Rules};
+
+    /// Olinda Keliya's relay loop (G a G a …, no seed taken) after the
+    /// opening of a random game: endless under `no-repetition-rule`, whose
+    /// history keeps no more than its inline keys (copies of the game cost
+    /// no more at ply 1000 than at ply 20); a repetition under the rule.
+    #[test]
+    fn a_history_stays_short_where_no_repetition_is_looked_for() {
+        let opening = "F:ccw e D a B g D a C f G d G d E a A a C e B d G a D c G a G a";
+        let relay = ["G", "a"].iter().cycle().take(1000);
+        let moves: Vec<Move> = opening
+            .split(' ')
+            .chain(relay.copied())
+            .map(|m| m.parse().unwrap())
+            .collect();
+        let no_rule = Options::default().with(Opt::NoRepetitionRule);
+        let rules = Rules::new(GameId::OlindaKeliya, no_rule).unwrap();
+        let mut played = Game::start(Position::new(rules));
+        let mut replayed = played.clone();
+        for (ply, mv) in moves.iter().enumerate() {
+            played.play(*mv).unwrap();
+            assert!(replayed.play_unsettled(*mv).is_some(), "ply {ply}");
+            for game in [&played, &replayed] {
+                assert!(game.history.len <= INLINE_KEYS, "ply {ply}");
+                assert!(game.history.rest.is_empty(), "ply {ply}");
+            }
+        }
+        assert!(played.outcome().is_none());
+        let rules = Rules::new(GameId::OlindaKeliya, Options::default()).unwrap();
+        let mut game = Game::start(Position::new(rules));
+        let ended = moves.iter().find_map(|mv| game.play(*mv).unwrap().outcome);
+        assert_eq!(ended.map(|o| o.reason), Some(EndReason::Repetition));
+    }
 
     /// Keys past the inline ones go to the heap; a third occurrence is
     /// found whichever part holds the earlier two, and copies (fresh or

@@ -44,7 +44,8 @@ Annotations:
   is kept.
 
 Exit status: 0 every game analysed, 1 some game invalid (reported, not
-analysed), 2 usage or I/O error.";
+analysed) or a record over the 4 MiB the tools read (not written), 2 usage
+or I/O error.";
 
 /// Analyse recorded mancala games: evaluations, best moves and mistakes
 /// written into the records.
@@ -428,6 +429,8 @@ struct Analysed {
     stderr: String,
     /// South's and North's names and moves, for the players' summaries.
     seats: Option<[(String, SideSummary); 2]>,
+    /// Its record would not read back (over the record limit): not written.
+    refused: bool,
 }
 
 struct Settings<'a> {
@@ -578,6 +581,14 @@ fn analyse_game(game: &SourcedGame, settings: &Settings<'_>) -> Analysed {
         (name(&record.tags.south), sides[0]),
         (name(&record.tags.north), sides[1]),
     ]);
+    // Comments, evaluations and variations make a record longer: one near
+    // the limit may pass it.
+    let at = || format!("{file}:{}:1", game.text.first_line);
+    if let Some(error) = output::record_over_limit(out.stdout.len(), at) {
+        out.stdout.clear();
+        out.stderr = error + "\n";
+        out.refused = true;
+    }
     out
 }
 
@@ -599,7 +610,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     } else {
         Limit::Depth(args.depth.unwrap_or(DEFAULT_DEPTH))
     };
-    let names = input::inputs(&args.input.files);
+    let names = input::inputs(&args.input.files, !args.quiet.quiet);
     let settings = Settings {
         names: &names,
         format: args.format,
@@ -615,7 +626,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     };
     let mut players = Players::default();
     let mut stdout = output::stdout();
-    let (mut games, mut valid, mut io_errors) = (0usize, 0usize, 0usize);
+    let (mut games, mut valid, mut io_errors, mut refused) = (0usize, 0usize, 0usize, 0usize);
     let mut first_text = true;
     let work = |item: &Result<SourcedGame, input::InputError>| match item {
         Ok(game) => Ok(analyse_game(game, &settings)),
@@ -646,6 +657,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 Ok(analysed) => {
                     games += 1;
                     valid += usize::from(analysed.valid);
+                    refused += usize::from(analysed.refused);
                     if let Some([(south, s), (north, n)]) = &analysed.seats {
                         players.add(south, s, true);
                         players.add(north, n, north != south);
@@ -679,12 +691,16 @@ pub fn run(args: &Args) -> io::Result<u8> {
     }
     if args.format == Format::Text && !args.quiet.quiet {
         output::error_line(&format!(
-            "analysed {}, {} invalid",
+            "analysed {}, {} invalid{}",
             plural(valid as u64, "game"),
-            games - valid
+            games - valid,
+            output::not_written(refused)
         ));
     }
-    Ok(output::exit_status(io_errors > 0, valid < games))
+    Ok(output::exit_status(
+        io_errors > 0,
+        valid < games || refused > 0,
+    ))
 }
 
 #[cfg(test)]

@@ -351,7 +351,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
             return Ok(output::EXIT_FAILURE);
         }
     };
-    let names = input::inputs(&args.input.files);
+    let names = input::inputs(&args.input.files, !args.quiet.quiet);
     let settings = Settings {
         names: &names,
         color: args.color.color.for_stderr(),

@@ -96,17 +96,21 @@ fn stdin_is_a_file() -> bool {
 /// The inputs of a command line: none means stdin; a directory means the
 /// record files under it ([`RECORD_EXTENSIONS`]), recursively, in path
 /// order as ripgrep sorts them (by name at each level), hidden files and
-/// directories (`.name`) and links to directories skipped, as ripgrep
-/// skips them.
+/// directories (`.name`) and links skipped, as ripgrep skips them. Only
+/// regular files are read from a walk: a FIFO, socket or device named like
+/// a record is skipped with a note on stderr (a FIFO could wait for ever,
+/// a device never end). What the command line names itself is read
+/// whatever it is: a FIFO, `-`, a link. `notes`: whether to write the
+/// notes (not under `--quiet`).
 #[must_use]
-pub fn inputs(files: &[PathBuf]) -> Vec<InputName> {
+pub fn inputs(files: &[PathBuf], notes: bool) -> Vec<InputName> {
     if files.is_empty() {
         return vec![InputName::new(PathBuf::from("-"))];
     }
     let mut names = Vec::new();
     for file in files {
         if file.as_os_str() != "-" && file.is_dir() {
-            walk(file, &mut names);
+            walk(file, &mut names, notes);
         } else {
             names.push(InputName::new(file.clone()));
         }
@@ -116,7 +120,7 @@ pub fn inputs(files: &[PathBuf]) -> Vec<InputName> {
 
 /// The record files under `dir`, depth first in name order; a directory
 /// that cannot be listed is an input that fails to open.
-fn walk(dir: &Path, names: &mut Vec<InputName>) {
+fn walk(dir: &Path, names: &mut Vec<InputName>, notes: bool) {
     let listed = fs::read_dir(dir).and_then(|entries| entries.collect::<io::Result<Vec<_>>>());
     let mut entries = match listed {
         Ok(entries) => entries,
@@ -133,14 +137,55 @@ fn walk(dir: &Path, names: &mut Vec<InputName>) {
             continue;
         }
         let path = entry.path();
+        // The entry's own type: a link is not followed.
         match entry.file_type() {
-            Ok(kind) if kind.is_dir() => walk(&path, names),
-            // A link is followed to a file, not to a directory.
-            Ok(kind) if kind.is_symlink() && path.is_dir() => {}
-            _ if is_record_file(&path) => names.push(InputName::new(path)),
-            _ => {}
+            Ok(kind) if kind.is_dir() => walk(&path, names, notes),
+            _ if !is_record_file(&path) => {}
+            Ok(kind) if kind.is_file() => names.push(InputName::new(path)),
+            Ok(_) if !notes => {}
+            Ok(kind) => skipped(&path, &not_regular(kind)),
+            // Vanished since the listing, or unreadable: reading it says why.
+            Err(_) => names.push(InputName::new(path)),
         }
     }
+}
+
+/// What a directory entry that is not a regular file is, for its note.
+fn not_regular(kind: fs::FileType) -> String {
+    if kind.is_symlink() {
+        "a symbolic link (links are not followed; name it to read it)".to_owned()
+    } else {
+        format!("not a regular file ({})", special_kind(kind))
+    }
+}
+
+#[cfg(unix)]
+fn special_kind(kind: fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else {
+        "of another kind"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_: fs::FileType) -> &'static str {
+    "of another kind"
+}
+
+/// The note for a file a walk leaves unread.
+fn skipped(path: &Path, why: &str) {
+    crate::output::error_line(&format!(
+        "note: skipping {}: {why}",
+        crate::diagnostic::escape_controls(&path.to_string_lossy())
+    ));
 }
 
 fn is_record_file(path: &Path) -> bool {
@@ -190,9 +235,14 @@ enum Texts {
 }
 
 impl Texts {
+    /// The input opened, with its form. One that may wait for its producer
+    /// hands out an MGN game as soon as its result is read and nothing more
+    /// is at hand (`Reader::waiting_input`).
     fn open(name: &InputName) -> io::Result<(Form, Texts)> {
+        let may_wait = !name.never_waits();
         let (form, input) = with_form(name.open()?)?;
         let texts = match form {
+            Form::Mgn if may_wait => Texts::Mgn(Reader::new(input).waiting_input()),
             Form::Mgn => Texts::Mgn(Reader::new(input)),
             Form::Json => Texts::Json(JsonReader::new(input)),
         };

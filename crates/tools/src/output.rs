@@ -12,6 +12,37 @@ pub const EXIT_INVALID: u8 = 1;
 /// The tool itself failed: bad usage, unreadable file, write error.
 pub const EXIT_FAILURE: u8 = 2;
 
+/// The most bytes a record a tool writes may take, its line break and the
+/// blank line before the next record included: what the readers keep of
+/// one game (`mancala_notation::DEFAULT_MAX_GAME_BYTES`, MGN or JSON). A
+/// longer record would be skipped when read back, so no tool writes one.
+pub const MAX_RECORD_BYTES: usize = mancala_notation::DEFAULT_MAX_GAME_BYTES;
+
+/// The diagnostic for a record of `len` bytes as written (its final line
+/// break included) that the readers would not read back whole, or `None`
+/// when it fits. `game` names the game it comes from (`file:line:1`, or
+/// `game N` for a game played from the start), asked only for the message.
+#[must_use]
+pub fn record_over_limit(len: usize, game: impl FnOnce() -> String) -> Option<String> {
+    (len + 1 > MAX_RECORD_BYTES).then(|| {
+        format!(
+            "{}: error: its record would take {len} bytes, over the {MAX_RECORD_BYTES} bytes the tools read of one game; not written",
+            game()
+        )
+    })
+}
+
+/// The end of a summary line for `refused` records not written for their
+/// size: empty when there were none.
+#[must_use]
+pub fn not_written(refused: usize) -> String {
+    match refused {
+        0 => String::new(),
+        1 => ", 1 record not written (over the record limit)".to_owned(),
+        n => format!(", {n} records not written (over the record limit)"),
+    }
+}
+
 /// The exit status of a run over records: an input that could not be read
 /// outweighs an invalid record, which outweighs success.
 #[must_use]

@@ -222,10 +222,13 @@ pub enum Reading {
 /// Applies `work` to every item on `jobs` threads and hands the results to
 /// `sink` in input order. Items travel to the workers in batches of what
 /// has been read, up to [`BATCH`] items or [`BATCH_WEIGHT`] of `weight`
-/// (each item counting as at least a [`BATCH`]th of it); with more than one
-/// job, `sink` also hears when the work waits ([`Delivery::Idle`]). Stops
-/// early when `sink` fails (e.g. a broken pipe); a reader thread may then
-/// still be waiting for input, and ends with the process.
+/// (each item counting as at least a [`BATCH`]th of it); `sink` also hears
+/// when the work waits ([`Delivery::Idle`]), except with one job over an
+/// input that never waits, which the calling thread reads and works on
+/// alone. (One job over an input that may wait gets a reader thread too:
+/// the output of the items read must go on while it waits.) Stops early
+/// when `sink` fails (e.g. a broken pipe); a reader thread may then still
+/// be waiting for input, and ends with the process.
 pub fn map_ordered<I, T, W, S>(
     items: I,
     reading: Reading,
@@ -241,7 +244,7 @@ where
     W: Fn(&I::Item) -> T + Sync,
     S: FnMut(Delivery<&T>) -> io::Result<()>,
 {
-    if jobs <= 1 {
+    if jobs <= 1 && reading == Reading::InTurns {
         for item in items {
             sink(Delivery::Result(&work(&item)))?;
         }
@@ -250,6 +253,7 @@ where
     if reading == Reading::InTurns {
         return map_in_turns(items, jobs, weight, &work, sink);
     }
+    let jobs = jobs.max(1);
     let cap = AHEAD * jobs * BATCH_WEIGHT;
     let shared = Arc::new(Shared {
         forming: Mutex::new(Forming {

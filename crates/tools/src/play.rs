@@ -47,8 +47,12 @@ Examples:
   mancala-play --game olinda-keliya --moves 'E:ccw a G' --plies 0
   mancala-validate game.mgn | mancala-play - --plies 10     continue a record
   mancala-play --game rio-kadalis --south human              play at the terminal
+  mancala-play --pairs 10 --south alphabeta:depth=3 --north greedy --opening-plies 4   a match
+  mancala-play --pairs 10 --south alphabeta:depth=3 --north greedy --sprt elo0=0,elo1=100
+  mancala-play --pairs 4 --south alphabeta:depth=4 --north mcts:playouts=200 --tc 5+0.05 -j 2
 
-Exit status: 0 ok, 1 an input record or a --moves move is invalid, 2 usage or I/O error.";
+Exit status: 0 ok, 1 an input record or a --moves move is invalid (or a record would pass
+the 4 MiB the tools read, and was not written), 2 usage or I/O error.";
 
 /// Play mancala games between engines or people, and write the records.
 #[derive(Debug, Parser)]
@@ -64,6 +68,10 @@ Exit status: 0 ok, 1 an input record or a --moves move is invalid, 2 usage or I/
         .help("A variant option of new games (repeatable): e.g. `seeds=5`, `series-capture`, `rounds=5`; --help lists them.")
         .conflicts_with("records")),
     mut_arg("color", |a| a.help("When to colour diagrams and error reports on stderr.")),
+    mut_arg("jobs", |a| a
+        .help("Worker threads of a match, 1 to 256 (default: all cores); the records keep the pairs' order")
+        .requires("pairs")
+        .help_heading("Engine matches")),
 )]
 pub struct Args {
     /// Records to continue (`-` for stdin): each is played on from its last
@@ -102,6 +110,60 @@ pub struct Args {
     /// with --format json, one JSON object a line.
     #[arg(long, value_enum, value_name = "WHAT")]
     pub list: Option<crate::meta::Listing>,
+    /// An engine match of N game pairs between --south (the first engine)
+    /// and --north: each pair plays one opening twice, colours reversed;
+    /// the summary is per engine, with the Elo difference and --sprt.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["records", "games", "first_game", "moves", "plies"], help_heading = "Engine matches")]
+    pub pairs: Option<u64>,
+    /// Openings of a match: the records or set-ups of FILE (MGN or JSON),
+    /// each played on from its end, one a pair, cycled.
+    #[arg(long, value_name = "FILE", requires = "pairs", conflicts_with_all = ["game", "options", "opening_plies"], help_heading = "Engine matches")]
+    pub openings: Option<std::path::PathBuf>,
+    /// Openings of a match: N random plies from the start, drawn from
+    /// --seed for each pair (0: every pair from the start).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        requires = "pairs",
+        help_heading = "Engine matches"
+    )]
+    pub opening_plies: usize,
+    /// Keep only generated openings that a depth-6 analysis rates within
+    /// MARGIN seeds for the side to move (drawn again otherwise).
+    #[arg(long, value_name = "MARGIN", requires = "opening_plies", value_parser = non_negative, help_heading = "Engine matches")]
+    pub balanced: Option<f64>,
+    /// Time control of a match: a clock `BASE+INC` in seconds (`10+0.1`),
+    /// or `st=T`, T seconds a move. A move past its time (and
+    /// --time-margin) loses the game on time.
+    #[arg(
+        long,
+        value_name = "TC",
+        requires = "pairs",
+        help_heading = "Engine matches"
+    )]
+    pub tc: Option<crate::matches::TimeControl>,
+    /// Milliseconds a move may overrun its time before it loses.
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 50,
+        requires = "tc",
+        help_heading = "Engine matches"
+    )]
+    pub time_margin: u64,
+    /// Stop a match once a sequential probability ratio test decides:
+    /// `elo0=0,elo1=5` (alpha and beta 0.05 unless given:
+    /// `elo0=0,elo1=5,alpha=0.05,beta=0.1`).
+    #[arg(
+        long,
+        value_name = "TEST",
+        requires = "pairs",
+        help_heading = "Engine matches"
+    )]
+    pub sprt: Option<crate::stats::Sprt>,
+    #[command(flatten)]
+    pub jobs: crate::flags::JobsFlag,
     #[command(flatten)]
     pub quiet: QuietFlag,
     #[command(flatten)]
@@ -110,6 +172,14 @@ pub struct Args {
     pub lap_budget: LapBudgetFlag,
     #[command(flatten)]
     pub meta: crate::meta::MetaArgs,
+}
+
+/// A margin in seeds: a number, at least 0.
+fn non_negative(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|m| m.is_finite() && *m >= 0.0)
+        .ok_or_else(|| format!("`{text}` is not a number of seeds (0 or more)"))
 }
 
 /// A player as the command line names it.
@@ -161,8 +231,13 @@ impl Seat {
     }
 }
 
+/// A warning for a search that may run for hours, if `text` asks for one.
+pub(crate) fn deep_search_warning(text: &str) -> Option<String> {
+    Seat::deep_search_warning(text)
+}
+
 /// SplitMix64: independent seeds for each game and seat from one `--seed`.
-fn mix(seed: u64, salt: u64) -> u64 {
+pub(crate) fn mix(seed: u64, salt: u64) -> u64 {
     let mut z = seed
         .wrapping_add(salt.wrapping_mul(0x9e37_79b9_7f4a_7c15))
         .wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -172,28 +247,34 @@ fn mix(seed: u64, salt: u64) -> u64 {
 }
 
 /// A game being played, with the record it is writing.
-struct Session {
+pub(crate) struct Session {
     /// The game's number in the run, from 1, for messages.
     number: usize,
-    game: Game,
-    record: Record,
+    pub(crate) game: Game,
+    pub(crate) record: Record,
     /// The game, item count and text size the session started from, for
     /// `undo`.
     base: (Game, usize, usize),
     plies_added: usize,
-    plies_total: usize,
+    pub(crate) plies_total: usize,
     /// Stopped unfinished at `--max-plies`.
     capped: bool,
-    /// At least the bytes of the record's text (see [`MAX_RECORD_BYTES`]).
-    text_bytes: usize,
+    /// At least the bytes of the record's text (see [`MAX_RECORD_BYTES`]),
+    /// in the form it is written in.
+    pub(crate) text_bytes: usize,
+    /// Written as a JSON record (`--format json`), which takes more bytes
+    /// a ply than MGN.
+    json: bool,
 }
 
 /// A game is stopped before its record passes the size the tools read
 /// (their reader's limit), so that what play writes reads back. Counted as
-/// it is played, each ply at its longest (see [`Session::play`]); a
-/// ply's items take at most [`MAX_PLY_BYTES`].
-const MAX_RECORD_BYTES: usize = mancala_notation::DEFAULT_MAX_GAME_BYTES;
-const MAX_PLY_BYTES: usize = 256;
+/// it is played, each ply at its longest in the form written (see
+/// [`Session::play`]); a ply's items take at most [`MAX_PLY_BYTES`]. A
+/// record continued that is over it already is not written
+/// ([`output::record_over_limit`]).
+pub(crate) const MAX_RECORD_BYTES: usize = output::MAX_RECORD_BYTES;
+pub(crate) const MAX_PLY_BYTES: usize = 256;
 
 /// Bytes of the decimal digits of `n`.
 fn digits(n: usize) -> usize {
@@ -201,10 +282,21 @@ fn digits(n: usize) -> usize {
 }
 
 impl Session {
-    fn new(number: usize, game: Game, record: Record, plies_total: usize) -> Session {
+    pub(crate) fn new(
+        number: usize,
+        game: Game,
+        record: Record,
+        plies_total: usize,
+        json: bool,
+    ) -> Session {
         // The tags still to come (`Continued`, `Result`, `Termination`)
         // take less than a ply's room.
-        let text_bytes = record.to_string().len() + MAX_PLY_BYTES;
+        let written = if json {
+            serde_json::to_string(&record).map_or(usize::MAX / 2, |text| text.len())
+        } else {
+            record.to_string().len()
+        };
+        let text_bytes = written + MAX_PLY_BYTES;
         let base = (game.clone(), record.items.len(), text_bytes);
         Session {
             number,
@@ -215,6 +307,7 @@ impl Session {
             plies_total,
             capped: false,
             text_bytes,
+            json,
         }
     }
 
@@ -238,7 +331,7 @@ impl Session {
 
     /// Lets `player` choose a move and play it on the game (sown once:
     /// see [`Player::play`]), and records it when it stands.
-    fn play_engine(&mut self, player: &mut dyn Player) -> Option<Played> {
+    pub(crate) fn play_engine(&mut self, player: &mut dyn Player) -> Option<Played> {
         let before = *self.game.position();
         let played = player.play(&mut self.game)?;
         if let Ok(report) = &played.report {
@@ -259,27 +352,69 @@ impl Session {
             mv: canonical,
             captured: (gained > 0).then_some(gained),
         });
-        // `123. E:ccw+45 ` (a move number before South's moves, or
-        // `123... ` before any move), and `R2 ` for each round begun.
-        self.text_bytes += match mover {
-            Side::South => digits(self.plies_total / 2 + 1) + 2,
-            Side::North if after_south => 0,
-            Side::North => digits(self.plies_total / 2 + 1) + 4,
-        };
-        self.text_bytes += canonical.to_string().len() + 1;
-        if gained > 0 {
-            self.text_bytes += 1 + digits(gained as usize);
+        // The move's text (`E:ccw`), counted, not written out.
+        let move_bytes = 1 + canonical.dir.map_or(0, |dir| 1 + dir.as_str().len());
+        if self.json {
+            // `{"move":"E:ccw","captured":45},` and `{"round":2},` for
+            // each round begun.
+            self.text_bytes += move_bytes + 12;
+            if gained > 0 {
+                self.text_bytes += 12 + digits(gained as usize);
+            }
+        } else {
+            // `123. E:ccw+45 ` (a move number before South's moves, or
+            // `123... ` before any move), and `R2 ` for each round begun.
+            self.text_bytes += match mover {
+                Side::South => digits(self.plies_total / 2 + 1) + 2,
+                Side::North if after_south => 0,
+                Side::North => digits(self.plies_total / 2 + 1) + 4,
+            };
+            self.text_bytes += move_bytes + 1;
+            if gained > 0 {
+                self.text_bytes += 1 + digits(gained as usize);
+            }
         }
-        for round in check::rounds_begun(report) {
-            self.record.items.push(Item::Round { round });
-            self.text_bytes += 2 + digits(round as usize);
-        }
+        self.record_markers(report);
         self.plies_added += 1;
         self.plies_total += 1;
     }
 
+    /// Appends the round markers of the rounds `report` begins.
+    fn record_markers(&mut self, report: &PlayReport) {
+        for round in check::rounds_begun(report) {
+            self.record.items.push(Item::Round { round });
+            self.text_bytes += if self.json { 11 } else { 2 } + digits(round as usize);
+        }
+    }
+
+    /// Lets `player` play its move unsettled ([`Player::play_unsettled`])
+    /// and records it; `None` when the player asks for the game settled
+    /// first ([`Session::settle`]). A move that ended the game or round
+    /// by itself is settled at once, its markers recorded.
+    fn play_unsettled(&mut self, player: &mut dyn Player) -> Option<Result<(), PlayError>> {
+        let before = *self.game.position();
+        let (mv, gained) = player.play_unsettled(&mut self.game)?;
+        let report = PlayReport {
+            gained,
+            ..PlayReport::default()
+        };
+        self.record(&before, mv, &report);
+        if self.game.ended_unsettled() {
+            return Some(self.settle());
+        }
+        Some(Ok(()))
+    }
+
+    /// Settles what a move played unsettled left open (nothing, when the
+    /// game is settled), recording the markers of the rounds it begins.
+    fn settle(&mut self) -> Result<(), PlayError> {
+        let report = self.game.settle()?;
+        self.record_markers(&report);
+        Ok(())
+    }
+
     /// Sets the result and end reason from the game's state.
-    fn close(&mut self) {
+    pub(crate) fn close(&mut self) {
         match self.game.outcome() {
             Some(outcome) => {
                 self.record.result = GameResult::Score(outcome.score[0], outcome.score[1]);
@@ -352,6 +487,8 @@ struct Tool<'a> {
     out: output::Stdout,
     first_record: bool,
     invalid: usize,
+    /// Records not written for their size.
+    refused: usize,
     /// The human seat's input, when a person plays.
     seat: Option<SeatInput>,
     /// The bar of a run of new games.
@@ -365,20 +502,27 @@ impl Tool<'_> {
         self.seat.as_ref().is_some_and(SeatInput::stopped)
     }
 
-    fn write_record(&mut self, record: &Record) -> io::Result<()> {
-        match self.args.format {
+    /// Writes `record`, unless the readers would not read it back whole
+    /// (over the record limit): then `game` names it in the error, the
+    /// record is not written and the run's exit status is 1.
+    fn write_record(&mut self, record: &Record, game: impl FnOnce() -> String) -> io::Result<()> {
+        let text = match self.args.format {
             Format::Json => {
-                serde_json::to_writer(&mut self.out, record)?;
-                self.out.write_all(b"\n")?;
+                let mut text = serde_json::to_string(record).map_err(io::Error::other)?;
+                text.push('\n');
+                text
             }
-            Format::Text => {
-                if !self.first_record {
-                    self.out.write_all(b"\n")?;
-                }
-                self.first_record = false;
-                write!(self.out, "{record}")?;
-            }
+            Format::Text => record.to_string(),
+        };
+        if let Some(error) = output::record_over_limit(text.len(), game) {
+            self.refused += 1;
+            return self.report(&(error + "\n"));
         }
+        if self.args.format == Format::Text && !self.first_record {
+            self.out.write_all(b"\n")?;
+        }
+        self.first_record = false;
+        self.out.write_all(text.as_bytes())?;
         // Each game reaches stdout when it ends: an interrupted run keeps
         // the games it finished, and `| head` sees them at once.
         let out = &mut self.out;
@@ -419,14 +563,37 @@ impl Tool<'_> {
         }
         let budget = self.args.plies.unwrap_or(usize::MAX);
         let mut added = 0;
-        while session.game.outcome().is_none() && added < budget && !self.interrupted() {
-            if session.text_bytes + MAX_PLY_BYTES > MAX_RECORD_BYTES {
+        // Engines without a person at the board may play unsettled
+        // (the random player sows its move once: see
+        // `Player::play_unsettled`), under the default lap budget only,
+        // where settling later cannot refuse a move played.
+        let human = seats.iter().any(|s| matches!(s, Seat::Human));
+        let unsettled =
+            !human && session.game.position().rules().lap_budget() == DEFAULT_LAP_BUDGET;
+        // Just settled, at the player's asking: it plays settled.
+        let mut settled = false;
+        let stop = loop {
+            if session.game.outcome().is_some() || added >= budget || self.interrupted() {
+                break None;
+            }
+            // A stop for size or --max-plies is only a stop in a game
+            // that is not over: settled first, it may be.
+            let full = session.text_bytes + MAX_PLY_BYTES > MAX_RECORD_BYTES;
+            if full || session.plies_total >= self.args.max_plies {
+                if let Err(e) = session.settle() {
+                    break Some(e);
+                }
+                if session.game.outcome().is_some() {
+                    break None;
+                }
+            }
+            if full {
                 self.note(&format!(
                     "note: game {} stopped after {}: its record would pass the {MAX_RECORD_BYTES} bytes the tools read\n",
                     session.number,
                     plural(session.plies_total as u64, "ply")
                 ))?;
-                break;
+                break None;
             }
             if session.plies_total >= self.args.max_plies {
                 session.capped = true;
@@ -436,12 +603,33 @@ impl Tool<'_> {
                     plural(session.plies_total as u64, "ply"),
                     rounds_hint(rules)
                 ))?;
-                break;
+                break None;
             }
             let side = session.game.position().to_move();
+            if unsettled
+                && !settled
+                && let Seat::Engine(player, _) = &mut seats[side.index()]
+            {
+                match session.play_unsettled(player.as_mut()) {
+                    Some(Ok(())) => {
+                        added += 1;
+                        continue;
+                    }
+                    Some(Err(e)) => break Some(e),
+                    // Settled, the game may be over, or another side
+                    // may be to move (a round ended): asked again.
+                    None => {
+                        if let Err(e) = session.settle() {
+                            break Some(e);
+                        }
+                        settled = true;
+                        continue;
+                    }
+                }
+            }
+            settled = false;
             // With a person at the board, each move is told in words: its
             // steps are gathered as it is sown.
-            let human = seats.iter().any(|s| matches!(s, Seat::Human));
             let mut steps = seat::MoveSteps::default();
             let before = *session.game.position();
             let (mv, played) = match &mut seats[side.index()] {
@@ -461,12 +649,12 @@ impl Tool<'_> {
                         if let Some((mv, e)) = why_no_move(&session.game) {
                             self.report(&undecided_note(session, mv, &e))?;
                         }
-                        break;
+                        break None;
                     }
                 },
                 Seat::Human => match self.ask_human(session, side)? {
                     HumanTurn::Move(mv) => (mv, session.play_observed(mv, &mut steps)),
-                    HumanTurn::Quit => break,
+                    HumanTurn::Quit => break None,
                     HumanTurn::Undone => continue,
                 },
             };
@@ -481,7 +669,7 @@ impl Tool<'_> {
                     },
                 ) => {
                     self.report(&undecided_note(session, Some(mv), &e))?;
-                    break;
+                    break None;
                 }
                 Err(e) => {
                     return Err(io::Error::other(format!(
@@ -494,6 +682,13 @@ impl Tool<'_> {
                 self.report(&seat::move_note(side, shown, &before, &report, &steps))?;
             }
             added += 1;
+        };
+        // What the last move played unsettled left open is settled (a
+        // game stopped early, by --plies, still ends where it ended).
+        let stop = stop.or_else(|| session.settle().err());
+        if let Some(e) = stop {
+            // The lap budget's verdict on what an unsettled move left open.
+            self.report(&undecided_note(session, None, &e))?;
         }
         session.close();
         if seats.iter().any(|s| matches!(s, Seat::Human)) {
@@ -720,7 +915,7 @@ fn decided_moves(game: &Game) -> (Vec<Move>, Vec<(Move, PlayError)>) {
 /// Why an engine found no move in an unfinished game: the side to move's
 /// legal moves are unknown, or each of them is refused by the game (what
 /// follows it is undecided); the move refused comes with its error.
-fn why_no_move(game: &Game) -> Option<(Option<Move>, PlayError)> {
+pub(crate) fn why_no_move(game: &Game) -> Option<(Option<Move>, PlayError)> {
     match game.position().legal_moves() {
         Err(e) => Some((None, e)),
         Ok(moves) => moves
@@ -733,7 +928,7 @@ fn why_no_move(game: &Game) -> Option<(Option<Move>, PlayError)> {
 /// the ply and the side whose moves could not be decided: the side to move
 /// (`mv` is `None`, or the undecided move is its own), or its opponent
 /// when `mv` was played but whether the opponent can move then is unknown.
-fn undecided_note(session: &Session, mv: Option<Move>, e: &PlayError) -> String {
+pub(crate) fn undecided_note(session: &Session, mv: Option<Move>, e: &PlayError) -> String {
     let side = session.game.position().to_move();
     let ply = session.plies_total + 1;
     let game = session.number;
@@ -765,7 +960,7 @@ fn rounds_hint(rules: Rules) -> &'static str {
 }
 
 /// What a run of `rules` plays: `matches` of rounds, or `games`.
-fn noun(rules: Rules) -> &'static str {
+pub(crate) fn noun(rules: Rules) -> &'static str {
     if rules.plays_rounds() {
         "matches"
     } else {
@@ -859,6 +1054,9 @@ pub fn run(args: &Args) -> io::Result<u8> {
         out.flush()?;
         return Ok(EXIT_OK);
     }
+    if let Some(pairs) = args.pairs {
+        return crate::matches::run(args, pairs);
+    }
     let seats_for = |salt: u64| -> Result<[Seat; 2], String> {
         Ok([
             Seat::parse(&args.players.south, mix(args.seed, salt * 2))?,
@@ -889,6 +1087,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
         out: output::stdout(),
         first_record: true,
         invalid: 0,
+        refused: 0,
         seat: if humans {
             Some(SeatInput::start()?)
         } else {
@@ -898,7 +1097,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     };
     let mut summary = Summary::default();
     let mut last_seats = None;
-    let mut new_game_rules = None;
+    let mut summary_rules = None;
     let mut unreadable = false;
     if args.records.is_empty() {
         let rules = match new_rules(args) {
@@ -908,7 +1107,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 return Ok(EXIT_FAILURE);
             }
         };
-        new_game_rules = Some(rules);
+        summary_rules = Some(rules);
         // A person at the board needs no bar; a single game gets its
         // spinner and elapsed time, cleared when it ends.
         tool.progress = Progress::new(
@@ -955,9 +1154,10 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 game,
                 record,
                 0,
+                args.format == Format::Json,
             );
             if tool.play_session(&mut session, &mut seats)? {
-                tool.write_record(&session.record)?;
+                tool.write_record(&session.record, || format!("game {number}"))?;
                 summary.add(&session);
             } else {
                 tool.invalid += 1;
@@ -969,7 +1169,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
             }
         }
     } else {
-        let names: Vec<InputName> = input::inputs(&args.records);
+        let names: Vec<InputName> = input::inputs(&args.records, !args.quiet.quiet);
         let mut index = 0u64;
         for item in input::games(&names) {
             let game = match item {
@@ -1021,7 +1221,13 @@ pub fn run(args: &Args) -> io::Result<u8> {
                     .set_tag(check::LAP_BUDGET_TAG, budget.to_string())
                     .map_err(io::Error::other)?;
             }
-            let mut session = Session::new(index as usize, game_state, record, plies);
+            let mut session = Session::new(
+                index as usize,
+                game_state,
+                record,
+                plies,
+                args.format == Format::Json,
+            );
             if tool.play_session(&mut session, &mut seats)? {
                 // The record's players stay; who played on is noted.
                 if session.plies_added > 0 {
@@ -1036,7 +1242,13 @@ pub fn run(args: &Args) -> io::Result<u8> {
                         .set_tag("Continued", note)
                         .map_err(io::Error::other)?;
                 }
-                tool.write_record(&session.record)?;
+                let first_line = game.text.first_line;
+                tool.write_record(&session.record, || format!("{file}:{first_line}:1"))?;
+                summary.add(&session);
+                // The summary names the players and game of the last
+                // record, as a fresh run's does.
+                summary_rules = Some(session.game.position().rules());
+                last_seats = Some(seats);
             } else {
                 tool.invalid += 1;
             }
@@ -1050,14 +1262,14 @@ pub fn run(args: &Args) -> io::Result<u8> {
     if summary.games > 1
         && !args.quiet.quiet
         && let Some(seats) = &last_seats
-        && let Some(rules) = new_game_rules
+        && let Some(rules) = summary_rules
     {
         let line = summary.line(seats, rules, args.max_plies, args.format);
         output::error_line(line.trim_end());
     }
     Ok(if unreadable {
         EXIT_FAILURE
-    } else if tool.invalid > 0 {
+    } else if tool.invalid > 0 || tool.refused > 0 {
         EXIT_INVALID
     } else {
         EXIT_OK

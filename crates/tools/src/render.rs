@@ -16,7 +16,9 @@ use crate::input::{self, InputName, SourcedGame};
 use crate::moves_arg;
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::pictures::{DiagramFormat, Pictures, game_facts};
-use crate::variation::{VariationPath, eval_line, line_evals, line_of, variation_headings};
+use crate::variation::{
+    VariationPath, after_moves, eval_line, line_evals, line_of, variation_headings,
+};
 use mancala_check::{self as check, Build, Ply, ProblemKind};
 use mancala_diagram::{
     Charset, DEFAULT_MAX_LAPS, Frame, FramesJson, Style, draw_frame, for_each_lap_frame,
@@ -108,6 +110,11 @@ pub struct Args {
     /// without it stdout takes exactly one document.
     #[arg(long, value_name = "DIR")]
     pub output_dir: Option<std::path::PathBuf>,
+    /// Replace files of the same names under --output-dir (without it an
+    /// existing file stops the run, exit 2). A link is never written
+    /// through, even so.
+    #[arg(long, requires = "output_dir")]
+    pub force: bool,
     /// Laps drawn at most for one move with --laps (at least 1).
     #[arg(long, default_value_t = DEFAULT_MAX_LAPS as u32, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_laps: u32,
@@ -115,8 +122,7 @@ pub struct Args {
     pub lap_budget: LapBudgetFlag,
     #[command(flatten)]
     pub max_errors: MaxErrorsFlag,
-    // Render writes no notes, summaries or progress, only errors: `-q`
-    // is taken so that it means the same in every tool.
+    // Render's only notes are a directory walk's (files skipped).
     #[command(flatten)]
     pub quiet: QuietFlag,
     #[command(flatten)]
@@ -466,7 +472,19 @@ fn frames_of(
     let replay = checked.replay.as_ref().ok_or("no replay")?;
     let parsed = checked.parsed.as_ref().ok_or("no record")?;
     let game = replay.game.as_ref().ok_or("no game")?;
+    // The position the game starts from: the one the first ply was
+    // played in, or for a game of no plies, its set-up.
+    let first = || -> Result<Position, String> {
+        match start {
+            Some(position) => Ok(position),
+            None => {
+                let rules = replay.rules.ok_or("no rules")?;
+                check::start_position(parsed, rules).map_err(|p| p.message)
+            }
+        }
+    };
     let evals = line_evals(&parsed.record.items);
+    let after = after_moves(&parsed.record.items);
     for (index, ply, mover) in frames_of_plies {
         let Some(frame) = frames.get_mut(index) else {
             continue;
@@ -474,16 +492,17 @@ fn frames_of(
         if let Some(Some(eval)) = evals.get(ply) {
             frame.heading.push(eval_line(*eval, mover));
         }
-        frame
-            .heading
-            .extend(variation_headings(&parsed.record.items, ply));
+        frame.heading.extend(variation_headings(&after, ply));
     }
     match selection {
         Selection::Final => {
             // A game that ended on a move is drawn as that move left the
             // board (an endless one under `endless-ends-game`: as it was),
             // before each side took its row's seeds: the score line says
-            // what they came to.
+            // what they came to. A game over before its first move (the
+            // side to move could not) is drawn as it was set up, as
+            // `--ply 0` draws it; one whose first round ended at once but
+            // goes on, with the next round's refilled board.
             let shown = match last_ply {
                 Some((before, mv, true)) => match before.play(mv) {
                     Ok(
@@ -492,6 +511,7 @@ fn frames_of(
                     ) => position,
                     _ => *game.position(),
                 },
+                None if replay.outcome().is_some() => first()?,
                 _ => *game.position(),
             };
             let mut frame = position_frame(&shown);
@@ -506,12 +526,7 @@ fn frames_of(
             frames.push(frame);
         }
         Selection::Variation { path, ply } => {
-            let rules = replay.rules.ok_or("no rules")?;
-            let first = match start {
-                Some(position) => position,
-                None => check::start_position(parsed, rules).map_err(|p| p.message)?,
-            };
-            let line = line_of(&parsed.record, first, path)?;
+            let line = line_of(&parsed.record, first()?, path)?;
             let shown = ply.unwrap_or(line.last_ply());
             let Some((position, mv, eval)) = line.after(shown) else {
                 return Err(format!(
@@ -535,12 +550,7 @@ fn frames_of(
         | Selection::Plies {
             with_laps: true, ..
         } if frames.is_empty() => {
-            let rules = replay.rules.ok_or("no rules")?;
-            let first = match start {
-                Some(position) => position,
-                None => check::start_position(parsed, rules).map_err(|p| p.message)?,
-            };
-            let mut frame = position_frame(&first);
+            let mut frame = position_frame(&first()?);
             frame.heading.push("the starting position".to_owned());
             frames.push(frame);
         }
@@ -911,7 +921,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
         style,
         err_color: args.color.color.for_stderr(),
         out: output::stdout(),
-        pictures: Pictures::new(args.output_dir.as_deref()),
+        pictures: Pictures::new(args.output_dir.as_deref(), args.force),
         seen: 0,
         drawn: 0,
         invalid: 0,
@@ -933,7 +943,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
             }
         }
     } else {
-        let names: Vec<InputName> = input::inputs(&args.input.files);
+        let names: Vec<InputName> = input::inputs(&args.input.files, !args.quiet.quiet);
         let mut failed = false;
         for item in input::games(&names) {
             match item {

@@ -26,7 +26,8 @@ Examples:
   mancala-validate --max-errors 5 big.mgn    stop after 5 invalid games
   mancala-play --format json | mancala-validate   JSON records in, canonical MGN out
 
-Exit status: 0 every game valid, 1 some game invalid, 2 usage or I/O error.";
+Exit status: 0 every game valid, 1 some game invalid (or its canonical record over the
+4 MiB the tools read, not written), 2 usage or I/O error.";
 
 /// Check recorded mancala games: syntax, rules, annotations, results.
 #[derive(Debug, Parser)]
@@ -115,6 +116,9 @@ struct Checked {
     plies: usize,
     stdout: String,
     stderr: String,
+    /// Its canonical record would not read back (over the record limit):
+    /// not written.
+    refused: bool,
 }
 
 struct Settings<'a> {
@@ -245,6 +249,15 @@ fn write_checked(game: &SourcedGame, settings: &Settings<'_>, findings: &Finding
             } else {
                 String::new()
             };
+            // Canonical text may be longer than the text read (move
+            // numbers, spaces, a `Result` tag): near the limit it may pass.
+            let at = || format!("{file}:{}:1", text.first_line);
+            if let Some(error) = output::record_over_limit(out.stdout.len(), at) {
+                out.stdout.clear();
+                out.stderr.push_str(&error);
+                out.stderr.push('\n');
+                out.refused = true;
+            }
         }
         Format::Text => {}
     }
@@ -265,7 +278,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
         );
         return Ok(EXIT_FAILURE);
     }
-    let names = input::inputs(&args.input.files);
+    let names = input::inputs(&args.input.files, !args.quiet.quiet);
     let settings = Settings {
         names: &names,
         format: args.format,
@@ -282,7 +295,8 @@ pub fn run(args: &Args) -> io::Result<u8> {
         "games checked",
         !args.quiet.quiet && !io::stdout().is_terminal(),
     );
-    let (mut games, mut valid, mut plies, mut io_errors) = (0usize, 0usize, 0usize, 0usize);
+    let (mut games, mut valid, mut plies, mut io_errors, mut refused) =
+        (0usize, 0usize, 0usize, 0usize, 0usize);
     let mut first_text = true;
     // The worker reads the game in place (the reader thread frees it) and
     // reports a failed input by its diagnostic.
@@ -317,6 +331,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 Ok(checked) => {
                     games += 1;
                     valid += usize::from(checked.valid);
+                    refused += usize::from(checked.refused);
                     plies += checked.plies;
                     progress.inc();
                     if !checked.stderr.is_empty() {
@@ -356,13 +371,17 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 }
             ),
             Format::Text => format!(
-                "checked {}: {valid} valid, {} invalid ({})",
+                "checked {}: {valid} valid, {} invalid ({}){}",
                 plural(games as u64, "game"),
                 games - valid,
-                plural(plies as u64, "ply")
+                plural(plies as u64, "ply"),
+                output::not_written(refused)
             ),
         };
         output::error_line(&summary);
     }
-    Ok(output::exit_status(io_errors > 0, valid < games))
+    Ok(output::exit_status(
+        io_errors > 0,
+        valid < games || refused > 0,
+    ))
 }

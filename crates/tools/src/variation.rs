@@ -162,7 +162,7 @@ pub fn line_of(record: &Record, start: Position, path: &VariationPath) -> Result
                 last - 1
             ));
         };
-        let variations = variations_after(items, index);
+        let variations = variations_in(&after_moves(items), index);
         let Some(variation) = variations.get(number - 1) else {
             return Err(match variations.len() {
                 0 => format!("ply {ply} of {named} has no variation"),
@@ -180,33 +180,59 @@ pub fn line_of(record: &Record, start: Position, path: &VariationPath) -> Result
     Ok(line)
 }
 
-/// The variations after the `index`-th move (from 0) of a line's items: up
-/// to its next move or round marker.
-fn variations_after(items: &[Item], index: usize) -> Vec<&[Item]> {
-    let mut moves = 0;
-    let mut found = Vec::new();
-    for item in items {
+/// The items after each move of a line (element `i`: after its `i`-th
+/// move, from 0), each up to the line's next move or round marker: where
+/// that move's variations stand. Made in one pass, so that asking for
+/// every ply's variations costs the line's length once, not per ply.
+#[must_use]
+pub fn after_moves(items: &[Item]) -> Vec<&[Item]> {
+    let mut after = Vec::new();
+    // The index in `items` where the last move's items begin, while they run.
+    let mut open = None;
+    for (index, item) in items.iter().enumerate() {
         match item {
-            Item::Move { .. } | Item::Round { .. } if moves > index => break,
-            Item::Move { .. } => moves += 1,
-            Item::Variation { variation } if moves == index + 1 => found.push(&variation[..]),
-            _ => {}
+            Item::Move { .. } | Item::Round { .. } => {
+                if let Some(begin) = open.take() {
+                    after.push(&items[begin..index]);
+                }
+                if matches!(item, Item::Move { .. }) {
+                    open = Some(index + 1);
+                }
+            }
+            Item::Comment { .. } | Item::Nag { .. } | Item::Variation { .. } => {}
         }
     }
-    found
+    if let Some(begin) = open {
+        after.push(&items[begin..]);
+    }
+    after
 }
 
-/// Heading lines for the variations after ply `ply` (from 1) of a line's
-/// items, each named by its `--variation` step and listing its moves:
+/// The variations among the items after a move (an element of
+/// [`after_moves`]).
+fn variations_in<'a>(after: &[&'a [Item]], index: usize) -> Vec<&'a [Item]> {
+    after
+        .get(index)
+        .map_or(&[][..], |items| items)
+        .iter()
+        .filter_map(|item| match item {
+            Item::Variation { variation } => Some(&variation[..]),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Heading lines for the variations after ply `ply` (from 1) of a line
+/// whose items [`after_moves`] has split, each named by its `--variation` step and listing its moves:
 /// `variation 4.1 (eval +7,4): A e B` — the evaluation is the one given
 /// after the variation's first move, as an analysis writes it. Comments,
 /// NAGs and variations inside it are left to `--variation` to draw.
 #[must_use]
-pub fn variation_headings(items: &[Item], ply: usize) -> Vec<String> {
+pub fn variation_headings(after: &[&[Item]], ply: usize) -> Vec<String> {
     let Some(index) = ply.checked_sub(1) else {
         return Vec::new();
     };
-    variations_after(items, index)
+    variations_in(after, index)
         .into_iter()
         .enumerate()
         .map(|(k, variation)| {
@@ -282,6 +308,27 @@ mod tests {
         for bad in ["", "12", "0.1", "12.0", "12.1/", "a.b"] {
             assert!(bad.parse::<VariationPath>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_moves_items_run_to_the_next_move_or_round_marker() {
+        let text = "[Game \"pallankuzhi\"]\n\n1. A (1. B) {c} a (1... b) (1... c) R2 2. G $1 *\n";
+        let record = parse_game(text).unwrap().record;
+        let after = after_moves(&record.items);
+        let variations: Vec<usize> = (0..after.len())
+            .map(|i| variations_in(&after, i).len())
+            .collect();
+        assert_eq!(variations, [1, 2, 0]);
+        // The second move's items stop at the round marker; the last
+        // move's run to the end.
+        assert_eq!(after[1].len(), 2);
+        assert_eq!(after[2].len(), 1);
+        assert!(variations_in(&after, 3).is_empty());
+        assert_eq!(
+            variation_headings(&after, 2),
+            ["variation 2.1: b", "variation 2.2: c"]
+        );
+        assert!(variation_headings(&after, 0).is_empty());
     }
 
     #[test]
