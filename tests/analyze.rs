@@ -231,3 +231,116 @@ fn max_errors_stops_the_analysis() {
     assert_eq!(all.code, 1);
     assert_eq!(all.stdout.matches("[Game ").count(), 3, "{}", all.stdout);
 }
+
+/// `--summary players` sums each player's games up across everything read,
+/// by the South and North tags: the per-game summaries' moves and marks
+/// added up, their losses averaged over the moves, and a player in both
+/// seats of a game playing one game.
+#[test]
+fn players_are_summed_up_across_the_games() {
+    let mut stream = String::new();
+    for (south, north) in [
+        ("greedy", "random"),
+        ("random", "greedy"),
+        ("random", "random"),
+    ] {
+        let args = [
+            "--games", "2", "--seed", "5", "--south", south, "--north", north, "-q",
+        ];
+        stream.push_str(&run("mancala-play", &args, b"").stdout);
+    }
+    stream.push_str(&std::fs::read_to_string(common::root().join(RECORDS[7])).unwrap());
+    let lines = |text: &str| -> Vec<serde_json::Value> {
+        text.lines()
+            .filter(|l| l.starts_with('{'))
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let games = run(
+        "mancala-analyze",
+        &["--depth", "2", "--format", "json"],
+        stream.as_bytes(),
+    );
+    assert_eq!(games.code, 0, "{}", games.stderr);
+    let verdicts = run("mancala-validate", &["--format", "json"], stream.as_bytes());
+    let verdicts = lines(&verdicts.stdout);
+    let per_game = lines(&games.stderr);
+    assert_eq!(per_game.len(), 8);
+    // The sums the players' summaries must give, in order of appearance.
+    let mut expected: Vec<(String, u64, [u64; 4], f64)> = Vec::new();
+    for (verdict, game) in verdicts.iter().zip(&per_game) {
+        let mut seen = Vec::new();
+        for seat in ["south", "north"] {
+            let name = verdict["tags"][seat].as_str().unwrap_or("?").to_owned();
+            let side = &game[seat];
+            let at = match expected.iter().position(|(n, ..)| *n == name) {
+                Some(at) => at,
+                None => {
+                    expected.push((name.clone(), 0, [0; 4], 0.0));
+                    expected.len() - 1
+                }
+            };
+            let entry = &mut expected[at];
+            entry.1 += u64::from(!seen.contains(&name));
+            for (i, key) in ["moves", "inaccuracies", "mistakes", "blunders"]
+                .iter()
+                .enumerate()
+            {
+                entry.2[i] += side[key].as_u64().unwrap();
+            }
+            entry.3 += side["average_loss"].as_f64().unwrap() * side["moves"].as_f64().unwrap();
+            seen.push(name);
+        }
+    }
+    assert_eq!(
+        expected.len(),
+        3,
+        "greedy, random and the fixture's unnamed ones: {expected:?}"
+    );
+    let args = ["--depth", "2", "--format", "json", "--summary", "players"];
+    let players = run("mancala-analyze", &args, stream.as_bytes());
+    assert_eq!(players.code, 0, "{}", players.stderr);
+    assert_eq!(players.stdout, games.stdout, "the records are the same");
+    let players = lines(&players.stderr);
+    assert_eq!(players.len(), expected.len(), "{players:?}");
+    for (player, (name, games, counts, lost)) in players.iter().zip(&expected) {
+        assert_eq!(player["player"], name.as_str());
+        assert_eq!(player["games"], *games, "{player}");
+        for (i, key) in ["moves", "inaccuracies", "mistakes", "blunders"]
+            .iter()
+            .enumerate()
+        {
+            assert_eq!(player[key], counts[i], "{player} {key}");
+        }
+        // Each game's average is rounded to hundredths, and so is the
+        // player's: within a hundredth of the sum of the rounded ones.
+        let average = player["average_loss"].as_f64().unwrap();
+        assert!(
+            (average - lost / counts[0] as f64).abs() <= 0.0101,
+            "{player}"
+        );
+    }
+    let text = run(
+        "mancala-analyze",
+        &["--depth", "2", "--summary", "players"],
+        stream.as_bytes(),
+    );
+    let text: Vec<&str> = text.stderr.lines().collect();
+    assert_eq!(text.len(), 4, "{text:?}");
+    assert!(
+        text[0].starts_with("greedy: 4 games, average loss "),
+        "{}",
+        text[0]
+    );
+    assert!(
+        text[1].starts_with("random: 6 games, average loss "),
+        "{}",
+        text[1]
+    );
+    assert!(
+        text[2].starts_with("?: 2 games, average loss "),
+        "{}",
+        text[2]
+    );
+    assert_eq!(text[3], "analysed 8 games, 0 invalid");
+}

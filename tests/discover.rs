@@ -137,6 +137,18 @@ fn near_misses_are_suggested() {
         ("mancala-play", vec!["--south", "humna"], String::new()),
         ("mancala-play", vec!["--game", "olowka"], String::new()),
         ("mancala-play", vec!["-o", "series-captures"], String::new()),
+        ("mancala-play", vec!["-o", "seedz=5"], String::new()),
+        (
+            "mancala-render",
+            vec!["--game", "rio-kadalis", "-o", "rouns=3"],
+            String::new(),
+        ),
+        ("mancala-play", vec!["-o", "seeds"], String::new()),
+        (
+            "mancala-validate",
+            vec!["-"],
+            record("[Game \"pallankuzhi\"]\n[Options \"seedz=5\"]"),
+        ),
         (
             "mancala-validate",
             vec!["-"],
@@ -152,7 +164,7 @@ fn near_misses_are_suggested() {
     let mut out = String::new();
     for (tool, args, stdin) in cases {
         let result = run(tool, &args, stdin.as_bytes());
-        assert_eq!(result.code, if tool == "mancala-play" { 2 } else { 1 });
+        assert_eq!(result.code, if tool == "mancala-validate" { 1 } else { 2 });
         assert!(
             result.stderr.contains("did you mean") || result.stderr.contains("a similar value"),
             "{}",

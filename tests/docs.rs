@@ -10,12 +10,13 @@ use std::process::Stdio;
 
 use common::{command, root, run};
 
-/// The four tools.
-const TOOLS: [&str; 4] = [
+/// The five tools.
+const TOOLS: [&str; 5] = [
     "mancala-play",
     "mancala-validate",
     "mancala-render",
     "mancala-analyze",
+    "mancala-filter",
 ];
 
 /// README.md and every page under spec/, with their paths.
@@ -336,5 +337,70 @@ fn man_pages_have_examples_and_exit_status_sections() {
         assert!(first.starts_with("mancala\\-"), "{tool}: {first}");
         assert!(page.contains(".SH \"EXIT STATUS\"\n.nf\n0 "), "{tool}");
         assert!(!page.contains(".SH EXTRA"), "{tool}");
+    }
+}
+
+/// README's man page command puts the pages where `man` finds them on a
+/// stock Debian: in a fresh home whose `~/.cargo/bin` (as `cargo install`
+/// fills it) is on the `PATH`, with no `MANPATH`, `man -w` finds each.
+#[test]
+fn the_man_pages_install_where_man_finds_them() {
+    if std::process::Command::new("man")
+        .arg("-w")
+        .arg("man")
+        .output()
+        .is_err()
+    {
+        common::skip_for_want_of(
+            "the_man_pages_install_where_man_finds_them",
+            "no `man`",
+            "apt-get install man-db",
+        );
+        return;
+    }
+    let home = common::scratch("man-home");
+    let bin = home.join(".cargo/bin");
+    fs::create_dir_all(&bin).unwrap();
+    for tool in TOOLS {
+        std::os::unix::fs::symlink(common::bin(tool), bin.join(tool)).unwrap();
+    }
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let install: Vec<String> = shell_lines(&readme)
+        .into_iter()
+        .map(|(_, line)| line)
+        .skip_while(|line| !line.contains("man/man1"))
+        .take_while(|line| line.contains("man/man1") || line.contains("--man"))
+        .collect();
+    assert_eq!(install.len(), 2, "{install:?}");
+    let path = format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display());
+    let shell = |line: &str| {
+        std::process::Command::new("bash")
+            .args(["-c", line])
+            .env_clear()
+            .env("HOME", &home)
+            .env("PATH", &path)
+            .output()
+            .unwrap()
+    };
+    for line in &install {
+        let out = shell(line);
+        assert!(
+            out.status.success(),
+            "{line}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    for tool in TOOLS {
+        let found = shell(&format!("man -w {tool}"));
+        assert!(
+            found.status.success(),
+            "man -w {tool}: {}",
+            String::from_utf8_lossy(&found.stderr)
+        );
+        let page = home.join(format!(".cargo/share/man/man1/{tool}.1"));
+        assert_eq!(
+            String::from_utf8_lossy(&found.stdout).trim(),
+            page.to_str().unwrap()
+        );
     }
 }

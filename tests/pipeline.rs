@@ -998,3 +998,60 @@ fn gnu_parallel_checks_a_stream_cut_between_games() {
         );
     }
 }
+
+/// `-q` means the same in every tool: stdout's data as without it, the
+/// same exit status, and on stderr the errors alone: the lines it drops
+/// are the notes, summaries and counts, never an error.
+#[test]
+fn quiet_means_the_same_in_every_tool() {
+    let file = "fixtures/validate/mixed-stream.mgn";
+    let cases: [(&str, &[&str]); 6] = [
+        ("mancala-validate", &[file]),
+        ("mancala-render", &[file]),
+        ("mancala-analyze", &["--depth", "2", file]),
+        (
+            "mancala-analyze",
+            &["--depth", "2", "--format", "json", file],
+        ),
+        ("mancala-filter", &[file]),
+        ("mancala-play", &["--games", "3", "--max-plies", "10"]),
+    ];
+    for (tool, args) in cases {
+        let loud = run(tool, args, b"");
+        let quiet = run(tool, &[&["-q"][..], args].concat(), b"");
+        assert_eq!(quiet.stdout, loud.stdout, "{tool} {args:?}");
+        assert_eq!(quiet.code, loud.code, "{tool} {args:?}");
+        // The quiet lines are the loud ones, in order, less some.
+        let mut loud_lines = loud.stderr.lines();
+        let mut dropped = Vec::new();
+        for line in quiet.stderr.lines() {
+            loop {
+                let next = loud_lines.next().unwrap_or_else(|| {
+                    panic!("{tool} -q {args:?} wrote `{line}`:\n{}", quiet.stderr)
+                });
+                if next == line {
+                    break;
+                }
+                dropped.push(next);
+            }
+        }
+        dropped.extend(loud_lines);
+        // Render's only notes are a directory walk's: none here.
+        assert_eq!(
+            dropped.is_empty(),
+            tool == "mancala-render",
+            "{tool} {args:?}: -q dropped {dropped:?}"
+        );
+        for line in dropped {
+            assert!(
+                !line.contains("error"),
+                "{tool} -q {args:?} dropped `{line}`"
+            );
+        }
+        if loud.code == 1 {
+            assert!(quiet.stderr.contains("error: "), "{tool} {args:?}");
+        } else {
+            assert_eq!(quiet.stderr, "", "{tool} {args:?}");
+        }
+    }
+}

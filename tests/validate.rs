@@ -73,7 +73,11 @@ fn keep_text_writes_the_games_own_text() {
 fn quiet_writes_only_errors() {
     let out = run(
         "mancala-validate",
-        &["--quiet", "fixtures/validate/mixed-stream.mgn"],
+        &[
+            "--no-output",
+            "--quiet",
+            "fixtures/validate/mixed-stream.mgn",
+        ],
         b"",
     );
     assert_eq!(out.code, 1);
@@ -171,31 +175,49 @@ fn colour_follows_the_flag_and_the_environment() {
     assert!(coloured(&["--color", "always"], &[("NO_COLOR", "1")]));
 }
 
-/// `--quiet` keeps its word: nothing on stdout, the verdict in the exit
-/// status; with `--format json`, whose verdicts are stdout's, it is a usage
-/// error instead of either promise broken.
+/// `--no-output` keeps its word: nothing on stdout, the verdict in the
+/// exit status; with `--format json`, whose verdicts are stdout's, it is a
+/// usage error instead of either promise broken. `-q` means what it means
+/// in every tool: the data as usual, nothing on stderr but errors.
 #[test]
-fn quiet_writes_nothing_to_stdout_and_refuses_json() {
+fn no_output_writes_nothing_to_stdout_and_refuses_json() {
     let file = "fixtures/validate/mixed-stream.mgn";
-    let quiet = run("mancala-validate", &["-q", file], b"");
-    assert_eq!(quiet.code, 1);
-    assert_eq!(quiet.stdout, "");
+    let checked = run("mancala-validate", &["--no-output", file], b"");
+    assert_eq!(checked.code, 1);
+    assert_eq!(checked.stdout, "");
     assert!(
-        quiet.stderr.contains("error: illegal move"),
+        checked.stderr.contains("error: illegal move"),
         "{}",
-        quiet.stderr
+        checked.stderr
     );
-    assert!(!quiet.stderr.contains("checked "), "{}", quiet.stderr);
-    for args in [["-q", "--format", "json"], ["--format", "json", "--quiet"]] {
+    assert!(
+        checked.stderr.contains("checked 5 games"),
+        "{}",
+        checked.stderr
+    );
+    let quiet = run("mancala-validate", &["-q", file], b"");
+    let loud = run("mancala-validate", &[file], b"");
+    assert_eq!(quiet.stdout, loud.stdout);
+    assert!(quiet.stdout.contains("[Game "));
+    let summary = "checked 5 games: 3 valid, 2 invalid (329 plies)\n";
+    assert_eq!(format!("{}{summary}", quiet.stderr), loud.stderr);
+    for args in [
+        ["--no-output", "--format", "json"],
+        ["--format", "json", "--no-output"],
+    ] {
         let out = run("mancala-validate", &[&args[..], &[file]].concat(), b"");
         assert_eq!(out.code, 2, "{args:?}");
         assert_eq!(out.stdout, "", "{args:?}");
         assert!(
-            out.stderr.contains("--quiet") && out.stderr.contains("--format json"),
+            out.stderr.contains("--no-output") && out.stderr.contains("--format json"),
             "{args:?}: {}",
             out.stderr
         );
     }
+    let json_quiet = run("mancala-validate", &["-q", "--format", "json", file], b"");
+    let json = run("mancala-validate", &["--format", "json", file], b"");
+    assert_eq!(json_quiet.stdout, json.stdout);
+    assert!(json.stderr.ends_with("}\n") && !json_quiet.stderr.contains("\"games\""));
     let json = run("mancala-validate", &["--format", "json", file], b"");
     assert_eq!(json.code, 1);
     assert!(json.stdout.lines().count() > 1, "{}", json.stdout);
@@ -373,4 +395,312 @@ fn max_errors_stops_after_n_invalid_games() {
     assert!(out.stderr.contains("checked 8 games"), "{}", out.stderr);
     let zero = run("mancala-validate", &["--max-errors", "0", file], b"");
     assert_eq!(zero.code, 2, "{}", zero.snapshot());
+}
+
+/// `mancala-filter`: what it selects is what the validator's verdicts say
+/// should be selected, written byte for byte as read.
+mod filter {
+    use super::common::run;
+    use serde_json::Value;
+
+    /// A stream of JSON records, one a line, of every game (Pallankuzhi
+    /// as a match of two rounds), some played twice over: the lines and
+    /// their verdicts.
+    fn corpus() -> (Vec<String>, Vec<Value>) {
+        let mut lines = Vec::new();
+        for (game, extra) in [
+            ("olowuka", &["--north", "greedy"][..]),
+            ("olinda-keliya", &[][..]),
+            ("pallankuzhi", &["-o", "rounds=2"][..]),
+            ("rio-kadalis", &["--south", "greedy"][..]),
+        ] {
+            let mut args = vec!["--game", game, "--games", "5", "--seed", "7", "-q"];
+            args.extend_from_slice(extra);
+            args.extend(["--format", "json", "--max-plies", "120"]);
+            let out = run("mancala-play", &args, b"");
+            assert_eq!(out.code, 0, "{}", out.snapshot());
+            lines.extend(out.stdout.lines().map(str::to_owned));
+        }
+        // Games 3 and 4 again, at the end: duplicates.
+        let again = [lines[2].clone(), lines[3].clone()];
+        lines.extend(again);
+        let verdicts = run(
+            "mancala-validate",
+            &["--format", "json"],
+            joined(&lines).as_bytes(),
+        );
+        assert_eq!(verdicts.code, 0, "{}", verdicts.stderr);
+        let verdicts = verdicts
+            .stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        (lines, verdicts)
+    }
+
+    /// Which verdicts a selection should select.
+    type Wanted = dyn Fn(&Value) -> bool;
+
+    fn joined(lines: &[String]) -> String {
+        lines.iter().map(|l| format!("{l}\n")).collect()
+    }
+
+    /// Filters `lines` with `args`: what it writes must be the lines the
+    /// verdicts select by `wanted`, in order; returns how many.
+    fn agrees(
+        lines: &[String],
+        verdicts: &[Value],
+        args: &[&str],
+        wanted: impl Fn(&Value) -> bool,
+    ) -> usize {
+        let out = run("mancala-filter", args, joined(lines).as_bytes());
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        let expected: Vec<&String> = lines
+            .iter()
+            .zip(verdicts)
+            .filter(|(_, v)| wanted(v))
+            .map(|(l, _)| l)
+            .collect();
+        assert_eq!(
+            out.stdout,
+            expected
+                .iter()
+                .map(|l| format!("{l}\n"))
+                .collect::<String>(),
+            "{args:?}"
+        );
+        assert_eq!(
+            out.stderr,
+            format!(
+                "read {} games: {} selected, 0 duplicates, 0 invalid\n",
+                lines.len(),
+                expected.len()
+            ),
+            "{args:?}"
+        );
+        expected.len()
+    }
+
+    #[test]
+    fn selections_agree_with_the_verdicts() {
+        let (lines, verdicts) = corpus();
+        let tag = |v: &Value, name: &str| v["tags"][name].as_str().unwrap_or_default().to_owned();
+        let cases: Vec<(Vec<&str>, Box<Wanted>)> = vec![
+            (vec![], Box::new(|_| true)),
+            (
+                vec!["--game", "pallankuzhi"],
+                Box::new(|v| v["game"] == "pallankuzhi"),
+            ),
+            (
+                vec!["-o", "rounds=2"],
+                Box::new(|v| v["options"] == "rounds=2"),
+            ),
+            (
+                vec!["--south", "GREEDY"],
+                Box::new(move |v| tag(v, "south").contains("greedy")),
+            ),
+            (
+                vec!["--player", "greedy", "--game", "olowuka"],
+                Box::new(move |v| {
+                    v["game"] == "olowuka"
+                        && (tag(v, "south") + &tag(v, "north")).contains("greedy")
+                }),
+            ),
+            (
+                vec!["--result", "south"],
+                Box::new(|v| v["winner"] == "south"),
+            ),
+            (
+                vec!["--result", "north", "--result", "draw"],
+                Box::new(|v| v["winner"] == "north" || v["winner"] == "draw"),
+            ),
+            (
+                vec!["--result", "unfinished"],
+                Box::new(|v| v["winner"].is_null()),
+            ),
+            (
+                vec!["--termination", "twenty-five"],
+                Box::new(|v| v["end"] == "twenty-five"),
+            ),
+            (
+                vec!["--min-plies", "30", "--max-plies", "60"],
+                Box::new(|v| (30..=60).contains(&v["plies"].as_u64().unwrap())),
+            ),
+            (vec!["--event", "no such event"], Box::new(|_| false)),
+        ];
+        for (args, wanted) in &cases {
+            agrees(&lines, &verdicts, args, wanted);
+        }
+        // Each selection finds something (but the last), and not everything.
+        for (args, wanted) in &cases[1..cases.len() - 1] {
+            let n = verdicts.iter().filter(|v| wanted(v)).count();
+            assert!(n > 0 && n < lines.len(), "{args:?} selects {n}");
+        }
+        // A score, as a Result tag writes it.
+        let first: Value = serde_json::from_str(&lines[0]).unwrap();
+        let score = first["result"].as_str().unwrap().to_owned();
+        agrees(&lines, &verdicts, &["--result", &score], |v| {
+            v["score"]
+                .as_array()
+                .is_some_and(|s| format!("{}-{}", s[0], s[1]) == score)
+        });
+    }
+
+    #[test]
+    fn a_position_selects_the_games_that_pass_through_it() {
+        let (lines, verdicts) = corpus();
+        // Each game's last position selects it (and any other that ends
+        // there); the start of a game selects every game of that game.
+        for (i, verdict) in verdicts.iter().enumerate() {
+            let position = verdict["position"].as_str().unwrap();
+            let n = agrees(&lines, &verdicts, &["--position", position], |v| {
+                v["position"] == position || v == verdict
+            });
+            assert!(n >= 1, "game {i}");
+        }
+        let start = run(
+            "mancala-render",
+            &["--game", "olowuka", "--ply", "0", "--format", "json"],
+            b"",
+        );
+        let board = &serde_json::from_str::<Value>(start.stdout.lines().next().unwrap()).unwrap()["frames"]
+            [0]["board"];
+        let row = |side: &str| {
+            board[side]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let setup = format!("S {}/{} 0-0", row("south"), row("north"));
+        // A set-up names no game: Rio Kadalis starts from the same board.
+        agrees(&lines, &verdicts, &["--position", &setup], |v| {
+            v["game"] == "olowuka" || v["game"] == "rio-kadalis"
+        });
+        agrees(
+            &lines,
+            &verdicts,
+            &["--position", &setup, "--game", "olowuka"],
+            |v| v["game"] == "olowuka",
+        );
+        // A position in the middle of a game: the one after its first ply.
+        let one_ply = run(
+            "mancala-render",
+            &["--game", "olowuka", "--moves", "C", "--format", "json"],
+            b"",
+        );
+        let board = &serde_json::from_str::<Value>(one_ply.stdout.lines().next().unwrap()).unwrap()
+            ["frames"][0]["board"];
+        let row = |side: &str| {
+            board[side]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let after_c = format!("N {}/{} 0-0", row("south"), row("north"));
+        let out = run(
+            "mancala-filter",
+            &["--position", &after_c, "--game", "olowuka"],
+            joined(&lines).as_bytes(),
+        );
+        for line in out.stdout.lines() {
+            let record: Value = serde_json::from_str(line).unwrap();
+            assert_eq!(record["game"], "olowuka");
+            assert_eq!(record["items"][0]["move"], "C", "{line}");
+        }
+        let opening_c = lines
+            .iter()
+            .filter(|l| l.contains(r#""game":"olowuka""#) && l.contains(r#""items":[{"move":"C""#))
+            .count();
+        assert_eq!(out.stdout.lines().count(), opening_c);
+    }
+
+    #[test]
+    fn dedupe_keeps_the_first_of_each_game() {
+        let (lines, _) = corpus();
+        let out = run("mancala-filter", &["--dedupe"], joined(&lines).as_bytes());
+        assert_eq!(out.code, 0);
+        let n = lines.len();
+        assert_eq!(out.stdout, joined(&lines[..n - 2]));
+        assert_eq!(
+            out.stderr,
+            format!(
+                "read {n} games: {} selected, 2 duplicates, 0 invalid\n",
+                n - 2
+            )
+        );
+        // The same game in MGN, annotated, is the same game: its moves.
+        let mgn = run("mancala-validate", &[], lines[2].as_bytes()).stdout;
+        let analysed = run("mancala-analyze", &["--depth", "1"], mgn.as_bytes()).stdout;
+        assert!(analysed.contains("[%eval "), "{analysed}");
+        // An input is MGN or JSON: two files, one of each.
+        let dir = super::common::scratch("filter-dedupe");
+        std::fs::write(dir.join("1-played.jsonl"), format!("{}\n", lines[2])).unwrap();
+        std::fs::write(dir.join("2-analysed.mgn"), &analysed).unwrap();
+        let dir = dir.to_str().unwrap();
+        let out = run("mancala-filter", &["--dedupe", "-q", dir], b"");
+        assert_eq!(
+            (out.stdout, out.stderr),
+            (format!("{}\n", lines[2]), String::new())
+        );
+    }
+
+    /// MGN comes out as it went in, to the byte: remarks, spacing and the
+    /// blank lines after each game; an invalid game is reported as the
+    /// validator reports it, and not written.
+    #[test]
+    fn records_are_written_as_read_and_invalid_ones_reported() {
+        let file = "fixtures/validate/mixed-stream.mgn";
+        let text = std::fs::read_to_string(super::common::root().join(file)).unwrap();
+        let out = run("mancala-filter", &[file], b"");
+        let validate = run("mancala-validate", &["--keep-text", file], b"");
+        assert_eq!(out.code, 1);
+        // The same diagnostics, then filter's count instead of validate's.
+        let diagnostics = |stderr: &str| {
+            stderr
+                .lines()
+                .filter(|l| !l.starts_with("read ") && !l.starts_with("checked "))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert_eq!(diagnostics(&out.stderr), diagnostics(&validate.stderr));
+        assert!(
+            validate
+                .stderr
+                .ends_with("checked 5 games: 3 valid, 2 invalid (329 plies)\n")
+        );
+        assert!(
+            out.stderr
+                .ends_with("read 5 games: 3 selected, 0 duplicates, 2 invalid\n"),
+            "{}",
+            out.stderr
+        );
+        let valid = run("mancala-filter", &[], validate.stdout.as_bytes());
+        assert_eq!(valid.stdout, validate.stdout);
+        // Every selected byte is the input's, in order.
+        let mut rest = text.as_str();
+        for game in out.stdout.split_inclusive("\n\n") {
+            let at = rest
+                .find(game.trim_end())
+                .unwrap_or_else(|| panic!("not in the input: {game}"));
+            rest = &rest[at + game.trim_end().len()..];
+        }
+        let spaced = "{a remark}\n[Game \"olowuka\"]\n[South  \"Nimali\"]\n\n1.C   c {kept}  *\n\n\n[Game \"olowuka\"]\n\nD *";
+        let out = run("mancala-filter", &["--player", "nimali"], spaced.as_bytes());
+        assert_eq!(
+            out.stdout,
+            "[Game \"olowuka\"]\n[South  \"Nimali\"]\n\n1.C   c {kept}  *\n\n\n"
+        );
+        let last = run(
+            "mancala-filter",
+            &["--min-plies", "1", "--max-plies", "1"],
+            spaced.as_bytes(),
+        );
+        assert_eq!(last.stdout, "[Game \"olowuka\"]\n\nD *\n");
+    }
 }

@@ -18,6 +18,7 @@ pub fn bin(name: &str) -> PathBuf {
         "mancala-validate" => PathBuf::from(env!("CARGO_BIN_EXE_mancala-validate")),
         "mancala-render" => PathBuf::from(env!("CARGO_BIN_EXE_mancala-render")),
         "mancala-analyze" => PathBuf::from(env!("CARGO_BIN_EXE_mancala-analyze")),
+        "mancala-filter" => PathBuf::from(env!("CARGO_BIN_EXE_mancala-filter")),
         other => panic!("unknown binary {other}"),
     }
 }

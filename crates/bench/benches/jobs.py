@@ -2,7 +2,7 @@
 """How much faster `mancala-validate --jobs J` is than `--jobs 1`.
 
 `mancala-play --games N` (random players, seeded) writes one corpus; the
-validator then checks it with `--quiet --jobs 1` and `--quiet --jobs J` in
+validator then checks it with `--no-output -q --jobs 1` and `--no-output -q --jobs J` in
 turn (1, J, 1, J, ...), so that a drift of the machine's speed touches both
 alike. Prints each pair's wall-time ratio and its median (the speed-up:
 issue 20 asks for 1.8 at least with two jobs on a quiet machine, 1 M
@@ -59,8 +59,8 @@ def main():
     bin_dir = build()
     play = os.path.join(bin_dir, "mancala-play")
     validate = args.validate or os.path.join(bin_dir, "mancala-validate")
-    one = [validate, "--quiet", "--jobs", "1"]
-    many = [validate, "--quiet", "--jobs", str(args.jobs)]
+    one = [validate, "--no-output", "--quiet", "--jobs", "1"]
+    many = [validate, "--no-output", "--quiet", "--jobs", str(args.jobs)]
     with tempfile.TemporaryDirectory() as tmp:
         corpora = {}
         for count in (args.games, args.games // 10, args.games // 100):

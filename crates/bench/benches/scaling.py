@@ -5,7 +5,7 @@ For each kind of content a game can hold in bulk (comments, line breaks in a
 comment, tags, moves, round markers, annotations, NAGs, variations, remarks
 after the result, and the errors that annotations can raise), builds one game holding N of it,
 then 2N, then 4N (the largest stays under the readers' 4 MiB game limit),
-and times each tool on it: mancala-validate (--quiet, canonical text, JSON),
+and times each tool on it: mancala-validate (--no-output, canonical text, JSON),
 mancala-render and mancala-play (continuing the record by 0 plies). Linear
 work doubles with the content; quadratic work quadruples. Prints the CPU
 seconds (the child's own, median of --runs) and the ratio of each doubling,
@@ -114,7 +114,7 @@ KINDS = {
 }
 
 TOOLS = {
-    "validate --quiet": ["mancala-validate", "--quiet", "--jobs", "1"],
+    "validate --no-output": ["mancala-validate", "--no-output", "--quiet", "--jobs", "1"],
     "validate": ["mancala-validate", "--jobs", "1"],
     "validate --format json": ["mancala-validate", "--format", "json", "--jobs", "1"],
     "render": ["mancala-render"],

@@ -2,7 +2,7 @@
 """Throughput and peak memory of mancala-validate on generated corpora.
 
 For each game, `mancala-play --games N` (random players, seeded) writes a
-corpus; `mancala-validate --quiet --jobs 1` then checks it on one core.
+corpus; `mancala-validate --no-output --quiet --jobs 1` then checks it on one core.
 Reports MB/s, games/s, plies/s (also with a JSON verdict written for every
 game) and the validator's peak resident memory (its own VmHWM, sampled while
 it runs). Times are the median of `--runs` runs. Running a second,
@@ -133,12 +133,12 @@ def main():
                 with open(corpus, "wb") as out:
                     subprocess.run([play, "--game", game, "--games", str(count), "--seed", "1", "--quiet"],
                                    stdout=out, check=True)
-                quiet = [validate, "--quiet", "--jobs", str(args.jobs)]
+                quiet = [validate, "--no-output", "--quiet", "--jobs", str(args.jobs)]
                 # The machine's speed drifts: the median of several runs.
                 wall, cpu = median_run(quiet, corpus, args.runs)
                 _, json_cpu = median_run([validate, "--format", "json", "--jobs", str(args.jobs)], corpus, args.runs)
                 _, _, rss, _ = measure(quiet, corpus, sample_memory=True)
-                # --quiet drops the summary; a second pass counts the plies.
+                # --no-output --quiet writes no records and no summary; a second pass counts the plies.
                 _, _, _, summary = measure([validate, "--jobs", str(args.jobs), "--format", "text"], corpus)
                 plies = int(re.search(r"\((\d+) plies\)", summary).group(1))
                 per_ply = instructions(quiet, corpus) / plies if args.instructions and count < args.games else None

@@ -355,6 +355,21 @@ impl<'de> Deserialize<'de> for Options {
     }
 }
 
+/// The option words that take a count, `seeds=N` and `rounds=N`.
+const COUNTED: [&str; 2] = ["seeds", "rounds"];
+
+/// The option word an unknown `word` was likely meant to be: a misspelt
+/// flag option, a misspelt counted word with its count kept (`seedz=5`:
+/// `seeds=5`), or a counted word without its count (`seeds`: `seeds=N`).
+fn near_option(word: &str) -> Option<String> {
+    if let Some((key, count)) = word.split_once('=') {
+        return closest(key, COUNTED).map(|near| format!("{near}={count}"));
+    }
+    closest(word, Opt::ALL.iter().map(|o| o.as_str()))
+        .map(str::to_owned)
+        .or_else(|| closest(word, COUNTED).map(|near| format!("{near}=N")))
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParseOptionError {
     Unknown(String),
@@ -368,8 +383,8 @@ impl fmt::Display for ParseOptionError {
         match self {
             ParseOptionError::Unknown(w) => {
                 write!(f, "unknown option `{}`", shorten(w))?;
-                match closest(w, Opt::ALL.iter().map(|o| o.as_str())) {
-                    Some(near) => write!(f, " (did you mean `{near}`?)"),
+                match near_option(w) {
+                    Some(near) => write!(f, " (did you mean `{}`?)", shorten(&near)),
                     None => {
                         let names: Vec<&str> = Opt::ALL.iter().map(|o| o.as_str()).collect();
                         write!(f, " (options: seeds=N, rounds=N, {})", names.join(", "))

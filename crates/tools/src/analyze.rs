@@ -15,7 +15,7 @@ use mancala_rules::{Game, Side, plural};
 use serde::Serialize;
 
 use crate::diagnostic;
-use crate::flags::{ColorFlag, JobsFlag, LapBudgetFlag, MaxErrorsFlag, RecordFilesFlag};
+use crate::flags::{ColorFlag, JobsFlag, LapBudgetFlag, MaxErrorsFlag, QuietFlag, RecordFilesFlag};
 use crate::input::{self, InputName, SourcedGame};
 use crate::output::{self, EXIT_FAILURE, EXIT_OK, Format};
 use crate::parallel::{self, Delivery};
@@ -30,6 +30,7 @@ Examples:
   mancala-analyze --solve --nodes 5000000 endgame.mgn
   mancala-analyze --format json games.mgn    JSON records out, JSON summaries on stderr
   mancala-analyze --max-errors 1 games.mgn   stop at the first invalid game
+  mancala-analyze --summary players games.mgn   each player's loss and mistakes
 
 Annotations:
   After every move: its NAG when it lost seeds against the best move (?!
@@ -91,8 +92,21 @@ pub struct Args {
     /// Seeds lost from which a move is a blunder.
     #[arg(long, value_name = "SEEDS", default_value = "6", value_parser = parse_seeds)]
     pub blunder: i32,
+    /// What the summary on stderr sums up: each game (a line after its
+    /// record), or each player across everything read (by the South and
+    /// North tags, at the end of the run).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "OF",
+        default_value_t,
+        conflicts_with = "quiet"
+    )]
+    pub summary: SummaryOf,
     #[command(flatten)]
     pub max_errors: MaxErrorsFlag,
+    #[command(flatten)]
+    pub quiet: QuietFlag,
     #[command(flatten)]
     pub color: ColorFlag,
     #[command(flatten)]
@@ -101,6 +115,16 @@ pub struct Args {
     pub lap_budget: LapBudgetFlag,
     #[command(flatten)]
     pub meta: crate::meta::MetaArgs,
+}
+
+/// `--summary`: what the summaries on stderr are of.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum SummaryOf {
+    /// A summary of each game, after its record.
+    #[default]
+    Games,
+    /// A summary of each player across every game read, at the end.
+    Players,
 }
 
 /// A number of seeds with at most two decimals (`1`, `2.5`), in hundredths.
@@ -246,7 +270,7 @@ impl SideSummary {
     fn add(&mut self, loss: i32, verdict: Verdict) {
         self.moves += 1;
         self.lost += i64::from(loss);
-        self.average_loss = (self.lost as f64 / f64::from(self.moves)).round() / 100.0;
+        self.average();
         match verdict {
             Verdict::Good => {}
             Verdict::Inaccuracy => self.inaccuracies += 1,
@@ -254,7 +278,93 @@ impl SideSummary {
             Verdict::Blunder => self.blunders += 1,
         }
     }
+
+    /// The average loss, in seeds with two decimals, of the moves counted.
+    fn average(&mut self) {
+        if self.moves > 0 {
+            self.average_loss = (self.lost as f64 / f64::from(self.moves)).round() / 100.0;
+        }
+    }
+
+    /// Counts `other`'s moves too (another game of the same player).
+    fn merge(&mut self, other: &SideSummary) {
+        self.moves += other.moves;
+        self.lost += other.lost;
+        self.inaccuracies += other.inaccuracies;
+        self.mistakes += other.mistakes;
+        self.blunders += other.blunders;
+        self.average();
+    }
+
+    /// `average loss 0.25 over 12 moves, 1 inaccuracy, 0 mistakes, 0
+    /// blunders`: the words every text summary uses.
+    fn text(&self) -> String {
+        format!(
+            "average loss {:.2} over {}, {}, {}, {}",
+            self.average_loss,
+            plural(u64::from(self.moves), "move"),
+            plural(u64::from(self.inaccuracies), "inaccuracy"),
+            plural(u64::from(self.mistakes), "mistake"),
+            plural(u64::from(self.blunders), "blunder")
+        )
+    }
 }
+
+/// A player's summary across every game read (`--summary players`).
+#[derive(Debug, Serialize)]
+struct PlayerSummary {
+    /// The name in the South or North tag (`?` where a record has none).
+    player: String,
+    games: u32,
+    #[serde(flatten)]
+    moves: SideSummary,
+}
+
+/// The players' summaries, in the order each player first appears.
+#[derive(Debug, Default)]
+struct Players {
+    players: Vec<PlayerSummary>,
+    index: std::collections::HashMap<String, usize>,
+}
+
+impl Players {
+    /// Counts the moves of `name` in one game, which `side` sums up, and
+    /// the game itself when it is `new` to the player (a player in both
+    /// seats plays one game, not two).
+    fn add(&mut self, name: &str, side: &SideSummary, new: bool) {
+        let at = *self.index.entry(name.to_owned()).or_insert_with(|| {
+            self.players.push(PlayerSummary {
+                player: name.to_owned(),
+                games: 0,
+                moves: SideSummary::default(),
+            });
+            self.players.len() - 1
+        });
+        let player = &mut self.players[at];
+        player.games += u32::from(new);
+        player.moves.merge(side);
+    }
+
+    /// One line a player: text, or a JSON object.
+    fn lines(&self, format: Format) -> Vec<String> {
+        self.players
+            .iter()
+            .map(|p| match format {
+                // Serializing plain data to a String cannot fail.
+                Format::Json => serde_json::to_string(p).unwrap_or_default(),
+                Format::Text => format!(
+                    "{}: {}, {}",
+                    p.player,
+                    plural(u64::from(p.games), "game"),
+                    p.moves.text()
+                ),
+            })
+            .collect()
+    }
+}
+
+/// The name a record gives a seat, for the players' summaries.
+const UNNAMED: &str = "?";
 
 /// A position a solve gave up on.
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -286,16 +396,7 @@ struct Summary<'a> {
 
 impl Summary<'_> {
     fn text(&self) -> String {
-        let side = |name: &str, s: &SideSummary| {
-            format!(
-                "{name} average loss {:.2} over {}, {}, {}, {}",
-                s.average_loss,
-                plural(u64::from(s.moves), "move"),
-                plural(u64::from(s.inaccuracies), "inaccuracy"),
-                plural(u64::from(s.mistakes), "mistake"),
-                plural(u64::from(s.blunders), "blunder")
-            )
-        };
+        let side = |name: &str, s: &SideSummary| format!("{name} {}", s.text());
         let mut text = format!(
             "{} game {} ({}): {}; {}; decisive ply {}",
             self.file,
@@ -326,6 +427,8 @@ struct Analysed {
     valid: bool,
     stdout: String,
     stderr: String,
+    /// South's and North's names and moves, for the players' summaries.
+    seats: Option<[(String, SideSummary); 2]>,
     /// Its record would not read back (over the record limit): not written.
     refused: bool,
 }
@@ -337,6 +440,8 @@ struct Settings<'a> {
     lap_budget: Option<u32>,
     limit: Limit,
     thresholds: Thresholds,
+    /// Whether each game's summary is written after it.
+    game_summaries: bool,
 }
 
 /// Analyses `record` (valid, starting from `start`): its items with the
@@ -468,6 +573,14 @@ fn analyse_game(game: &SourcedGame, settings: &Settings<'_>) -> Analysed {
         }
     }
     out.stderr.push('\n');
+    if !settings.game_summaries {
+        out.stderr.clear();
+    }
+    let name = |tag: &Option<String>| tag.as_deref().unwrap_or(UNNAMED).to_owned();
+    out.seats = Some([
+        (name(&record.tags.south), sides[0]),
+        (name(&record.tags.north), sides[1]),
+    ]);
     // Comments, evaluations and variations make a record longer: one near
     // the limit may pass it.
     let at = || format!("{file}:{}:1", game.text.first_line);
@@ -497,7 +610,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     } else {
         Limit::Depth(args.depth.unwrap_or(DEFAULT_DEPTH))
     };
-    let names = input::inputs(&args.input.files, true);
+    let names = input::inputs(&args.input.files, !args.quiet.quiet);
     let settings = Settings {
         names: &names,
         format: args.format,
@@ -509,7 +622,9 @@ pub fn run(args: &Args) -> io::Result<u8> {
             mistake: args.mistake,
             blunder: args.blunder,
         },
+        game_summaries: args.summary == SummaryOf::Games && !args.quiet.quiet,
     };
+    let mut players = Players::default();
     let mut stdout = output::stdout();
     let (mut games, mut valid, mut io_errors, mut refused) = (0usize, 0usize, 0usize, 0usize);
     let mut first_text = true;
@@ -543,6 +658,10 @@ pub fn run(args: &Args) -> io::Result<u8> {
                     games += 1;
                     valid += usize::from(analysed.valid);
                     refused += usize::from(analysed.refused);
+                    if let Some([(south, s), (north, n)]) = &analysed.seats {
+                        players.add(south, s, true);
+                        players.add(north, n, north != south);
+                    }
                     if !analysed.stdout.is_empty() {
                         if args.format == Format::Text && !first_text {
                             stdout.write_all(b"\n")?;
@@ -565,7 +684,12 @@ pub fn run(args: &Args) -> io::Result<u8> {
     if stopped {
         output::error_line(&args.max_errors.note(games));
     }
-    if args.format == Format::Text {
+    if args.summary == SummaryOf::Players && !args.quiet.quiet {
+        for line in players.lines(args.format) {
+            output::error_line(&line);
+        }
+    }
+    if args.format == Format::Text && !args.quiet.quiet {
         output::error_line(&format!(
             "analysed {}, {} invalid{}",
             plural(valid as u64, "game"),

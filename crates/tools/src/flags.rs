@@ -218,6 +218,15 @@ pub struct LapBudgetFlag {
     pub lap_budget: Option<u32>,
 }
 
+/// `-q`, `--quiet`: one meaning in every tool.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct QuietFlag {
+    /// Nothing on stderr but errors: no notes, summaries or progress.
+    /// Stdout's data is written as usual.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
 /// `--color`.
 #[derive(Debug, Clone, Copy, clap::Args)]
 pub struct ColorFlag {

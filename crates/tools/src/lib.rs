@@ -5,6 +5,7 @@
 
 pub mod analyze;
 pub mod diagnostic;
+pub mod filter;
 pub mod flags;
 pub mod input;
 pub mod matches;

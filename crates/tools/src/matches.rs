@@ -226,7 +226,7 @@ fn read_openings(args: &Args, color: bool) -> Result<(Vec<Opening>, usize), (Str
     let Some(path) = &args.openings else {
         return Ok((Vec::new(), 0));
     };
-    let names: Vec<InputName> = input::inputs(std::slice::from_ref(path), !args.quiet);
+    let names: Vec<InputName> = input::inputs(std::slice::from_ref(path), !args.quiet.quiet);
     let mut openings = Vec::new();
     let mut bad = 0;
     for item in input::games(&names) {
@@ -260,7 +260,7 @@ fn read_openings(args: &Args, color: bool) -> Result<(Vec<Opening>, usize), (Str
             continue;
         };
         if state.outcome().is_some() {
-            if args.quiet {
+            if args.quiet.quiet {
                 continue;
             }
             output::error_line(&format!(
@@ -787,7 +787,7 @@ pub fn run(args: &Args, pairs: u64) -> io::Result<u8> {
         time: args.tc,
         margin: Duration::from_millis(args.time_margin),
     };
-    let progress = Progress::new(Some(pairs), "pairs", !args.quiet);
+    let progress = Progress::new(Some(pairs), "pairs", !args.quiet.quiet);
     let mut out = output::stdout();
     let mut first_record = true;
     let mut tally = Tally::default();
@@ -828,7 +828,7 @@ pub fn run(args: &Args, pairs: u64) -> io::Result<u8> {
                     progress.aside(|| output::error_line(&error));
                 }
                 for note in &game.notes {
-                    if !args.quiet || note.starts_with("error") {
+                    if !args.quiet.quiet || note.starts_with("error") {
                         out.flush()?;
                         progress.aside(|| output::error_line(note));
                     }
@@ -837,7 +837,7 @@ pub fn run(args: &Args, pairs: u64) -> io::Result<u8> {
             progress.aside_of_stdout(|| out.flush())?;
             tally.add(games);
             progress.inc();
-            if !args.quiet && args.format == Format::Text {
+            if !args.quiet.quiet && args.format == Format::Text {
                 let line = progress_line(&m, &tally, pairs);
                 progress.aside(|| output::error_line(&line));
             }
@@ -869,7 +869,7 @@ pub fn run(args: &Args, pairs: u64) -> io::Result<u8> {
     } else {
         EXIT_OK
     };
-    if !args.quiet {
+    if !args.quiet.quiet {
         if let Some(verdict) = stopped
             && args.format == Format::Text
         {

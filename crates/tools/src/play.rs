@@ -14,7 +14,7 @@ use mancala_rules::{
 };
 
 use crate::diagnostic::{self, escape_controls};
-use crate::flags::{ColorFlag, GameFlags, HUMAN, LapBudgetFlag, PlayerFlags};
+use crate::flags::{ColorFlag, GameFlags, HUMAN, LapBudgetFlag, PlayerFlags, QuietFlag};
 use crate::input::{self, InputName};
 use crate::moves_arg;
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
@@ -164,9 +164,8 @@ pub struct Args {
     pub sprt: Option<crate::stats::Sprt>,
     #[command(flatten)]
     pub jobs: crate::flags::JobsFlag,
-    /// No progress bar and no summary on stderr.
-    #[arg(short, long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub quiet: QuietFlag,
     #[command(flatten)]
     pub color: ColorFlag,
     #[command(flatten)]
@@ -536,6 +535,14 @@ impl Tool<'_> {
             .aside(|| io::stderr().lock().write_all(text.as_bytes()))
     }
 
+    /// Reports a note on a game, unless `--quiet`.
+    fn note(&mut self, text: &str) -> io::Result<()> {
+        if self.args.quiet.quiet {
+            return Ok(());
+        }
+        self.report(text)
+    }
+
     /// Plays `--moves`, then lets the seats play on. Returns false when a
     /// `--moves` move was invalid (the game is then not written).
     fn play_session(&mut self, session: &mut Session, seats: &mut [Seat; 2]) -> io::Result<bool> {
@@ -581,7 +588,7 @@ impl Tool<'_> {
                 }
             }
             if full {
-                self.report(&format!(
+                self.note(&format!(
                     "note: game {} stopped after {}: its record would pass the {MAX_RECORD_BYTES} bytes the tools read\n",
                     session.number,
                     plural(session.plies_total as u64, "ply")
@@ -590,15 +597,12 @@ impl Tool<'_> {
             }
             if session.plies_total >= self.args.max_plies {
                 session.capped = true;
-                if !self.args.quiet {
-                    let rules = session.game.position().rules();
-                    self.report(&format!(
-                        "note: stopped after {} (--max-plies){}
-",
-                        plural(session.plies_total as u64, "ply"),
-                        rounds_hint(rules)
-                    ))?;
-                }
+                let rules = session.game.position().rules();
+                self.note(&format!(
+                    "note: stopped after {} (--max-plies){}\n",
+                    plural(session.plies_total as u64, "ply"),
+                    rounds_hint(rules)
+                ))?;
                 break None;
             }
             let side = session.game.position().to_move();
@@ -1106,7 +1110,11 @@ pub fn run(args: &Args) -> io::Result<u8> {
         summary_rules = Some(rules);
         // A person at the board needs no bar; a single game gets its
         // spinner and elapsed time, cleared when it ends.
-        tool.progress = Progress::new(Some(args.games as u64), noun(rules), !args.quiet && !humans);
+        tool.progress = Progress::new(
+            Some(args.games as u64),
+            noun(rules),
+            !args.quiet.quiet && !humans,
+        );
         for index in 0..args.games {
             let number = args.first_game.saturating_add(index as u64);
             let mut seats = seats_for(number).map_err(io::Error::other)?;
@@ -1161,7 +1169,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
             }
         }
     } else {
-        let names: Vec<InputName> = input::inputs(&args.records, !args.quiet);
+        let names: Vec<InputName> = input::inputs(&args.records, !args.quiet.quiet);
         let mut index = 0u64;
         for item in input::games(&names) {
             let game = match item {
@@ -1252,7 +1260,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     tool.out.flush()?;
     tool.progress.finish(summary.games > 1);
     if summary.games > 1
-        && !args.quiet
+        && !args.quiet.quiet
         && let Some(seats) = &last_seats
         && let Some(rules) = summary_rules
     {

@@ -9,7 +9,9 @@ use mancala_rules::{EndReason, Move, PlayError, Position, RoundEnd, Rules, plura
 use serde::Serialize;
 
 use crate::diagnostic;
-use crate::flags::{ColorFlag, GameFlags, LapBudgetFlag, MaxErrorsFlag, RecordFilesFlag};
+use crate::flags::{
+    ColorFlag, GameFlags, LapBudgetFlag, MaxErrorsFlag, QuietFlag, RecordFilesFlag,
+};
 use crate::input::{self, InputName, SourcedGame};
 use crate::moves_arg;
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
@@ -121,6 +123,9 @@ pub struct Args {
     pub lap_budget: LapBudgetFlag,
     #[command(flatten)]
     pub max_errors: MaxErrorsFlag,
+    // Render's only notes are a directory walk's (files skipped).
+    #[command(flatten)]
+    pub quiet: QuietFlag,
     #[command(flatten)]
     pub meta: crate::meta::MetaArgs,
 }
@@ -958,7 +963,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
             }
         }
     } else {
-        let names: Vec<InputName> = input::inputs(&args.input.files, true);
+        let names: Vec<InputName> = input::inputs(&args.input.files, !args.quiet.quiet);
         let mut failed = false;
         for item in input::games(&names) {
             match item {

@@ -9,7 +9,7 @@ use mancala_rules::{Game, GameId, Options, Outcome, RoundEnd, plural};
 use serde::Serialize;
 
 use crate::diagnostic;
-use crate::flags::{ColorFlag, JobsFlag, LapBudgetFlag, MaxErrorsFlag, RecordFilesFlag};
+use crate::flags::{ColorFlag, JobsFlag, LapBudgetFlag, MaxErrorsFlag, QuietFlag, RecordFilesFlag};
 use crate::input::{self, InputName, SourcedGame};
 use crate::output::{self, EXIT_FAILURE, EXIT_OK, Format};
 use crate::parallel::{self, Delivery};
@@ -19,7 +19,7 @@ use mancala_check::{self as check, Problem};
 const EXAMPLES: &str = "\
 Examples:
   mancala-validate games.mgn                 check a file; valid games go to stdout
-  mancala-validate --quiet a.mgn b.mgn       only report errors (exit 1 if any)
+  mancala-validate --no-output a.mgn b.mgn   only report errors (exit 1 if any)
   mancala-play --games 100 | mancala-validate | mancala-render
   mancala-validate --format json games.mgn   one JSON verdict per game (NDJSON)
   mancala-validate records/                  every *.mgn, *.json, *.jsonl under records/
@@ -47,11 +47,13 @@ pub struct Args {
     /// Write each valid game's own text instead of its canonical form.
     #[arg(long, conflicts_with = "format")]
     pub keep_text: bool,
-    /// Write nothing to stdout and no summary; errors still go to stderr,
-    /// and the exit status tells. Not with `--format json`, whose verdicts
+    /// Write nothing to stdout: check only (errors still go to stderr,
+    /// and the exit status tells). Not with `--format json`, whose verdicts
     /// are stdout's.
-    #[arg(short, long)]
-    pub quiet: bool,
+    #[arg(long, conflicts_with = "keep_text")]
+    pub no_output: bool,
+    #[command(flatten)]
+    pub quiet: QuietFlag,
     #[command(flatten)]
     pub color: ColorFlag,
     #[command(flatten)]
@@ -123,14 +125,14 @@ struct Settings<'a> {
     names: &'a [InputName],
     format: Format,
     keep_text: bool,
-    quiet: bool,
+    no_output: bool,
     color: bool,
     lap_budget: Option<u32>,
 }
 
 fn check_game(game: &SourcedGame, settings: &Settings<'_>) -> Checked {
     // Canonical text needs the record, and JSON verdicts its tags.
-    let canonical = settings.format == Format::Text && !settings.quiet && !settings.keep_text;
+    let canonical = settings.format == Format::Text && !settings.no_output && !settings.keep_text;
     let build = if canonical {
         check::Build::Record
     } else if settings.format == Format::Json {
@@ -140,8 +142,8 @@ fn check_game(game: &SourcedGame, settings: &Settings<'_>) -> Checked {
     };
     let checked = game.check(settings.lap_budget, build, None);
     let plies = checked.replay.as_ref().map_or(0, |r| r.plies);
-    // A valid game with nothing to write (`--quiet`) is only counted.
-    if settings.quiet && checked.problems.is_empty() {
+    // A valid game with nothing to write (`--no-output`) is only counted.
+    if settings.no_output && checked.problems.is_empty() {
         return Checked {
             valid: true,
             plies,
@@ -232,7 +234,7 @@ fn write_checked(game: &SourcedGame, settings: &Settings<'_>, findings: &Finding
             out.stdout = serde_json::to_string(&verdict).unwrap_or_default();
             out.stdout.push('\n');
         }
-        Format::Text if valid && !settings.quiet => {
+        Format::Text if valid && !settings.no_output => {
             out.stdout = if settings.keep_text {
                 // As written, line endings included.
                 let own = text.text().unwrap_or_default().trim_end();
@@ -267,21 +269,21 @@ pub fn run(args: &Args) -> io::Result<u8> {
     if crate::meta::handle::<Args>(&args.meta)? {
         return Ok(EXIT_OK);
     }
-    if args.quiet && args.format == Format::Json {
-        // Either choice would break a promise: -q's "nothing on stdout",
-        // or the verdicts asked for.
+    if args.no_output && args.format == Format::Json {
+        // Either choice would break a promise: "nothing on stdout", or the
+        // verdicts asked for.
         output::error_line(
-            "error: --quiet writes nothing to stdout, where --format json writes its verdicts: \
+            "error: --no-output writes nothing to stdout, where --format json writes its verdicts: \
              use one or the other",
         );
         return Ok(EXIT_FAILURE);
     }
-    let names = input::inputs(&args.input.files, !args.quiet);
+    let names = input::inputs(&args.input.files, !args.quiet.quiet);
     let settings = Settings {
         names: &names,
         format: args.format,
         keep_text: args.keep_text,
-        quiet: args.quiet,
+        no_output: args.no_output,
         color: args.color.color.for_stderr(),
         lap_budget: args.lap_budget.lap_budget,
     };
@@ -291,7 +293,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     let progress = Progress::new(
         None,
         "games checked",
-        !args.quiet && !io::stdout().is_terminal(),
+        !args.quiet.quiet && !io::stdout().is_terminal(),
     );
     let (mut games, mut valid, mut plies, mut io_errors, mut refused) =
         (0usize, 0usize, 0usize, 0usize, 0usize);
@@ -356,7 +358,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     if stopped {
         output::error_line(&args.max_errors.note(games));
     }
-    if !args.quiet {
+    if !args.quiet.quiet {
         // With JSON verdicts the summary is JSON too (on stderr, as play's).
         let summary = match args.format {
             Format::Json => format!(
