@@ -98,8 +98,7 @@ impl fmt::Display for Record {
             line: String::with_capacity(2 * MAX_LINE),
             column: 0,
         };
-        let (mut number, mut fresh) = (1u32, true);
-        write_line(&mut line, &self.items, &mut number, &mut fresh)?;
+        write_line(&mut line, &self.items, &mut Numbering::new(1))?;
         line.ascii(|out| {
             let _ = write!(out, "{}", self.result);
         })?;
@@ -124,45 +123,75 @@ fn push_number(out: &mut String, n: u32) {
     }
 }
 
+/// Where the move numbers of a line stand.
+#[derive(Clone, Copy)]
+struct Numbering {
+    /// The number of the current move (a South move and the North move
+    /// after it share one).
+    number: u32,
+    /// A North move here gets its number (`N...`): at the start of a line
+    /// or round, or after a comment or a variation.
+    fresh: bool,
+    /// The side of the line's last move, since the last round marker.
+    last: Option<Side>,
+}
+
+impl Numbering {
+    const fn new(number: u32) -> Numbering {
+        Numbering {
+            number,
+            fresh: true,
+            last: None,
+        }
+    }
+
+    /// The number a move by `side` here is written under: the next one
+    /// when South moves after North.
+    fn of(&self, side: Side) -> u32 {
+        if side == Side::South && self.last == Some(Side::North) {
+            self.number + 1
+        } else {
+            self.number
+        }
+    }
+}
+
 /// Lays out the items of one line, the main line or a variation, from
-/// move number `number` (`fresh`: a North move there gets its number). A
-/// NAG from `$1` to `$6` right after a move is written as the move's
-/// suffix (`D!`, `e?!`); any other NAG as a token of its own (`$14`). A
-/// variation is `(` and `)` around its line, each a token (python-chess
-/// writes PGN so): its line starts from the number of the move it
-/// replaces, and the move after it gets its number again.
+/// `numbering`. A NAG from `$1` to `$6` right after a move is written as
+/// the move's suffix (`D!`, `e?!`); any other NAG as a token of its own
+/// (`$14`). A variation is `(` and `)` around its line, each a token
+/// (python-chess writes PGN so): its line starts from the number of the
+/// move it replaces, and the move after it gets its number again.
 fn write_line(
     line: &mut LineWriter<'_, '_>,
     items: &[Item],
-    number: &mut u32,
-    fresh: &mut bool,
+    numbering: &mut Numbering,
 ) -> fmt::Result {
     let mut token = String::new();
     // Where the last move of this line was numbered from.
-    let mut before_last = *number;
+    let mut before_last = numbering.number;
     let mut items = items.iter().peekable();
     while let Some(item) = items.next() {
         match item {
             Item::Comment { .. } => {
                 token.clear();
-                write_item(&mut token, item, number, fresh);
+                write_item(&mut token, item, numbering);
                 line.text(&token)?;
             }
             Item::Variation { variation } => {
                 line.ascii(|out| out.push('('))?;
-                let (mut inner_number, mut inner_fresh) = (before_last, true);
-                write_line(line, variation, &mut inner_number, &mut inner_fresh)?;
+                write_line(line, variation, &mut Numbering::new(before_last))?;
                 line.ascii(|out| out.push(')'))?;
-                *fresh = true;
+                numbering.fresh = true;
             }
-            Item::Move { .. } => {
-                before_last = *number;
+            Item::Move { mv, .. } => {
+                before_last = numbering.of(mv.hole.side);
                 let suffix = match items.peek() {
                     Some(Item::Nag { nag }) => nag.suffix(),
                     _ => None,
                 };
                 line.ascii(|out| {
-                    write_item(out, item, number, fresh);
+                    write_item(out, item, numbering);
                     out.push_str(suffix.unwrap_or(""));
                 })?;
                 if suffix.is_some() {
@@ -170,7 +199,7 @@ fn write_line(
                 }
             }
             Item::Round { .. } | Item::Nag { .. } => {
-                line.ascii(|out| write_item(out, item, number, fresh))?;
+                line.ascii(|out| write_item(out, item, numbering))?;
             }
         }
     }
@@ -178,23 +207,28 @@ fn write_line(
 }
 
 /// Appends the token of one movetext item, with its move number: `N.`
-/// before each South move, `N...` before a North move that opens a round
-/// or follows a comment; the number grows after each North move and
-/// restarts at 1 in every round. A move number stays on the line of its
-/// move, so both make one token.
-fn write_item(out: &mut String, item: &Item, number: &mut u32, fresh: &mut bool) {
+/// before a South move that starts South's turn, `N...` before a North
+/// move that opens a round or follows a comment; the number grows when
+/// South moves after North and restarts at 1 in every round. A move that
+/// continues its side's turn (Kalah's move after one that ended in the
+/// mover's store) gets no number: the same number goes on. A move number
+/// stays on the line of its move, so both make one token.
+fn write_item(out: &mut String, item: &Item, numbering: &mut Numbering) {
     match item {
         Item::Move { mv, captured } => {
-            match mv.hole.side {
-                Side::South => {
-                    push_number(out, *number);
+            let side = mv.hole.side;
+            numbering.number = numbering.of(side);
+            let continues = numbering.last == Some(side) && !numbering.fresh;
+            match side {
+                Side::South if !continues => {
+                    push_number(out, numbering.number);
                     out.push_str(". ");
                 }
-                Side::North if *fresh => {
-                    push_number(out, *number);
+                Side::North if numbering.fresh => {
+                    push_number(out, numbering.number);
                     out.push_str("... ");
                 }
-                Side::North => {}
+                Side::South | Side::North => {}
             }
             // Writing into a `String` cannot fail.
             let _ = mv.write_to(out);
@@ -202,22 +236,19 @@ fn write_item(out: &mut String, item: &Item, number: &mut u32, fresh: &mut bool)
                 out.push('+');
                 push_number(out, *n);
             }
-            if mv.hole.side == Side::North {
-                *number += 1;
-            }
-            *fresh = false;
+            numbering.last = Some(side);
+            numbering.fresh = false;
         }
         Item::Round { round } => {
             out.push('R');
             push_number(out, *round);
-            *number = 1;
-            *fresh = true;
+            *numbering = Numbering::new(1);
         }
         Item::Comment { comment } => {
             out.push('{');
             out.push_str(comment);
             out.push('}');
-            *fresh = true;
+            numbering.fresh = true;
         }
         Item::Nag { nag } => {
             let _ = write!(out, "{nag}");
