@@ -585,8 +585,11 @@ impl Game {
             Some(lean) => self.position.play_lean(lean, mv),
             None => {
                 let laps = self.position.play_finite(mv)?;
-                // Olinda Keliya's first move fixes the directions.
-                self.lean = self.position.lean();
+                // Olinda Keliya's first move fixes the directions. (Kalah,
+                // whose moves may earn another turn, never takes the lane.)
+                if self.position.rules().chooses_direction() {
+                    self.lean = self.position.lean();
+                }
                 Some(laps)
             }
         }
