@@ -1216,8 +1216,27 @@ impl Sower<'_> {
         };
         let mut seeds = b[slot(start)];
         obs.lap_start(self.hole(start), seeds);
-        b[slot(start)] = 0;
-        let (mut pos, mut in_store) = (start, false);
+        let (mut pos, mut in_store);
+        if !O::RECORDS && 5 <= self.how.n && self.how.n <= 7 && seeds <= n2 {
+            // A lap shorter than a turn (the holes and the mover's store)
+            // passes the store at most once and never comes back to the
+            // hole it started from: its holes are the run of holes after
+            // it, less the one seed the store takes when the lap gets
+            // there, dropped at once (as a bulk sower's lap is).
+            let before_store = row_end - start;
+            let into_store = seeds > before_store;
+            let holes = seeds - u8::from(into_store);
+            let (run, last) = self.laps().run(start, holes);
+            let v = u128::from_le_bytes(b) & KEEP_ALL_BUT[slot(start)];
+            b = (v + run).to_le_bytes();
+            st[mover.index()] += u8::from(into_store);
+            in_store = seeds == before_store + 1;
+            pos = if in_store { row_end } else { last };
+            seeds = 0;
+        } else {
+            b[slot(start)] = 0;
+            (pos, in_store) = (start, false);
+        }
         while seeds > 0 {
             if !in_store && pos == row_end {
                 in_store = true;
