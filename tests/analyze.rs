@@ -8,9 +8,10 @@ mod common;
 
 use common::{fixtures, run, stem};
 
-/// Records of all four games: single games, matches of rounds (ended by
-/// rounds=N, and one cut at a round's start), options and set-ups.
-const RECORDS: [&str; 8] = [
+/// Records of every game: single games, matches of rounds (ended by
+/// rounds=N, and one cut at a round's start), options and set-ups, and
+/// Kalah's turns that go on.
+const RECORDS: [&str; 10] = [
     "fixtures/validate/valid-olinda-keliya.mgn",
     "fixtures/validate/valid-olinda-keliya-options.mgn",
     "fixtures/validate/valid-olowuka.mgn",
@@ -19,6 +20,8 @@ const RECORDS: [&str; 8] = [
     "fixtures/validate/valid-rio-kadalis.mgn",
     "fixtures/validate/valid-rio-kadalis-rounds.mgn",
     "fixtures/validate/valid-single-round-closed-holes.mgn",
+    "fixtures/validate/valid-kalah.mgn",
+    "fixtures/validate/valid-oware.mgn",
 ];
 
 /// Shallow enough for a debug build, deep enough to find better moves.

@@ -60,7 +60,7 @@ fn completions_complete_games_options_and_players() {
     // Render takes games and options too; fish gives each value's meaning.
     let render = run("mancala-render", &["--completions", "bash"], b"").stdout;
     assert!(
-        render.contains("\"seeds=4 seeds=5 seeds=6 seeds=7 same-direction"),
+        render.contains("seeds=9 seeds=10 holes=1 holes=2 holes=3 holes=4 holes=5 holes=6 holes=7 same-direction"),
         "{render}"
     );
     let fish = run("mancala-play", &["--completions", "fish"], b"").stdout;

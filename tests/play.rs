@@ -248,7 +248,7 @@ fn a_match_summary_on_stderr() {
 fn bad_player_or_option_is_a_usage_error() {
     assert_eq!(run("mancala-play", &["--south", "deep-blue"], b"").code, 2);
     assert_eq!(run("mancala-play", &["-o", "series-capture"], b"").code, 2);
-    assert_eq!(run("mancala-play", &["--game", "oware"], b"").code, 2);
+    assert_eq!(run("mancala-play", &["--game", "awale"], b"").code, 2);
 }
 
 /// A record carries its game, options and count: flags for new games do

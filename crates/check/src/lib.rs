@@ -1193,7 +1193,9 @@ impl<R: Visitor> Visitor for Check<'_, '_, R> {
             if let Some(gained) = game.play_unsettled(mv) {
                 self.plies += 1;
                 if let Some(claimed) = captured {
-                    let mover = game.position().to_move().opposite();
+                    // The move's own side: the side to move now may be
+                    // the mover again (a move that earned another turn).
+                    let mover = mv.hole.side;
                     let gained = gained[mover.index()];
                     if claimed != gained {
                         self.misannotated(mv, claimed, mover, gained, span.clone());

@@ -355,6 +355,18 @@ impl<F: FnMut(Frame)> Observer for LapStream<'_, F> {
         }
     }
 
+    fn sow_store(&mut self, side: Side) {
+        if self.recording() {
+            self.lap.sow_store(side);
+        }
+    }
+
+    fn grand_slam_forgone(&mut self, hole: Hole) {
+        if self.recording() {
+            self.lap.grand_slam_forgone(hole);
+        }
+    }
+
     fn lap_end(&mut self, last: Hole, end: LapEnd, board: &[u8], stores: [u8; 2]) {
         self.last = Some(last);
         if self.recording() {
@@ -516,6 +528,8 @@ struct Recorder {
     /// board for good, so there are at most 255.
     captures: Vec<Capture>,
     grand_slam: Option<(Hole, u8)>,
+    /// Oware's grand slam: nothing captured.
+    grand_slam_forgone: bool,
     last: Option<Hole>,
 }
 
@@ -527,6 +541,7 @@ impl Recorder {
             trace: Trace::default(),
             captures: Vec::new(),
             grand_slam: None,
+            grand_slam_forgone: false,
             last: None,
         }
     }
@@ -561,6 +576,19 @@ impl Observer for Recorder {
         self.grand_slam = Some((hole, seeds));
         if self.recording() {
             self.trace.grand_slam_left(hole, seeds);
+        }
+    }
+
+    fn sow_store(&mut self, side: Side) {
+        if self.recording() {
+            self.trace.sow_store(side);
+        }
+    }
+
+    fn grand_slam_forgone(&mut self, hole: Hole) {
+        self.grand_slam_forgone = true;
+        if self.recording() {
+            self.trace.grand_slam_forgone(hole);
         }
     }
 
@@ -622,6 +650,9 @@ struct LapSummary<'a> {
     start: Hole,
     seeds: u8,
     sown: Vec<Hole>,
+    /// Seeds dropped into a store on the way (Kalah), each as the number of
+    /// holes sown before it.
+    into_store: Vec<usize>,
     /// Captures made while sowing (pasu, four to the owner, binikh), each
     /// after the drop that made it: (index into `sown`, capture).
     during: Vec<(usize, Capture)>,
@@ -634,6 +665,9 @@ struct LapSummary<'a> {
     /// Captures after the lap's end: two ahead, pussa, Olowuka's chain.
     after: Vec<Capture>,
     grand_slam: Option<(Hole, u8)>,
+    /// Oware's grand slam: the chain would have taken every seed of the
+    /// opponent's row, so nothing was captured.
+    grand_slam_forgone: bool,
 }
 
 impl<'a> LapSummary<'a> {
@@ -642,6 +676,7 @@ impl<'a> LapSummary<'a> {
             start: Hole::new(Side::South, 0),
             seeds: 0,
             sown: Vec::new(),
+            into_store: Vec::new(),
             during: Vec::new(),
             last: Hole::new(Side::South, 0),
             end: LapEnd::LandedEmpty(Hole::new(Side::South, 0)),
@@ -649,6 +684,7 @@ impl<'a> LapSummary<'a> {
             end_stores: [0, 0],
             after: Vec::new(),
             grand_slam: None,
+            grand_slam_forgone: false,
         };
         let mut ended = false;
         for event in events {
@@ -658,9 +694,11 @@ impl<'a> LapSummary<'a> {
                     lap.seeds = *seeds;
                 }
                 Event::Sow { hole } => lap.sown.push(*hole),
+                Event::SowStore { .. } => lap.into_store.push(lap.sown.len()),
                 Event::Capture(capture) if ended => lap.after.push(*capture),
                 Event::Capture(capture) => lap.during.push((lap.sown.len() - 1, *capture)),
                 Event::GrandSlamLeft { hole, seeds } => lap.grand_slam = Some((*hole, *seeds)),
+                Event::GrandSlamForgone { .. } => lap.grand_slam_forgone = true,
                 Event::LapEnd {
                     last,
                     end,
@@ -722,7 +760,13 @@ impl<'a> LapSummary<'a> {
     /// captured after its end.
     fn describe(&self, number: u64, game: GameId, mover: Side, board: &Board) -> Vec<String> {
         let mut line = format!("lap {number}: {}({}) sown", self.start, self.seeds);
+        let store_drops = |line: &mut String, at: usize| {
+            for _ in self.into_store.iter().filter(|k| **k == at) {
+                line.push_str(" store");
+            }
+        };
         for (i, hole) in self.sown.iter().enumerate() {
+            store_drops(&mut line, i);
             let _ = write!(line, " {hole}");
             for (_, capture) in self.during.iter().filter(|(at, _)| *at == i) {
                 let what = match capture.kind {
@@ -739,7 +783,17 @@ impl<'a> LapSummary<'a> {
                 );
             }
         }
-        let _ = write!(line, ", ends in {}", self.last);
+        store_drops(&mut line, self.sown.len());
+        if let LapEnd::IntoStore(side) = self.end {
+            let _ = write!(
+                line,
+                ", ends in {}'s store: {} moves again",
+                side_name(side),
+                side_name(side)
+            );
+        } else {
+            let _ = write!(line, ", ends in {}", self.last);
+        }
         let mut lines = vec![line];
         let line = &mut lines[0];
         let relay_from_next_hole = game.descriptor().relay == Relay::NextHole;
@@ -764,9 +818,17 @@ impl<'a> LapSummary<'a> {
             LapEnd::Binikh(_) => {
                 write!(line, ", making 4: binikh, {} takes the 4", side_name(mover))
             }
+            LapEnd::Landed(hole) => write!(line, ", now {}", self.end_seeds(hole)),
+            LapEnd::IntoStore(_) => Ok(()),
         };
         if let Some(captures) = self.after_captures(mover, board) {
             lines.push(captures);
+        }
+        if self.grand_slam_forgone {
+            lines.push(format!(
+                "grand slam: nothing captured (the chain would empty {}'s row)",
+                side_name(mover.opposite())
+            ));
         }
         if let Some((hole, seeds)) = self.grand_slam {
             lines.push(format!(
@@ -792,7 +854,10 @@ impl<'a> LapSummary<'a> {
                     write!(text, "{hole} ({seeds}): pussa, past empty {empty}")
                 }
                 (CaptureKind::Series, _) => write!(text, ", then {hole} ({seeds}) in series"),
-                (CaptureKind::Opposite, _) => write!(text, ", and the facing {hole} ({seeds})"),
+                (CaptureKind::Opposite | CaptureKind::Facing, _) => {
+                    write!(text, ", and the facing {hole} ({seeds})")
+                }
+                (CaptureKind::LastSeed, _) => write!(text, "{hole} ({seeds}), the last seed"),
                 _ => {
                     chain_total += u32::from(seeds);
                     let sep = if i > 0 { ", " } else { "" };
@@ -866,6 +931,9 @@ fn capture_list(mover: Side, recorder: &Recorder) -> String {
     }
     if let Some((hole, seeds)) = recorder.grand_slam {
         parts.push(format!("{hole} ({seeds}) kept: grand slam"));
+    }
+    if recorder.grand_slam_forgone {
+        parts.push("grand slam: nothing captured".to_owned());
     }
     parts.join("; ")
 }

@@ -157,6 +157,13 @@ pub struct AlphaBeta {
     kids: Vec<Kid>,
     /// The rules' repetition rule holds (not `no-repetition-rule`).
     repetition: bool,
+    /// Earlier occurrences of a position that make the next one end the
+    /// game: 2 (a third occurrence), or 1 (Oware's first repeat).
+    repeats_before_end: u8,
+    /// The side to move alternates (no move earns another turn).
+    alternates: bool,
+    /// The game ends as soon as either row is empty (Kalah).
+    empty_row_ends: bool,
     /// The fast lane's needs ([`Position::lean`]) for every position below
     /// the root move searched, when one holds for all: a line ends with its
     /// round, and a direction once chosen stays. `None` where it does not
@@ -223,6 +230,9 @@ impl AlphaBeta {
             path_start: 0,
             kids: Vec::new(),
             repetition: true,
+            repeats_before_end: 2,
+            alternates: true,
+            empty_row_ends: false,
             lean: None,
             goal: false,
             at_goal: false,
@@ -380,6 +390,13 @@ impl AlphaBeta {
         }
         self.table_clean = false;
         self.repetition = !rules.has(Opt::NoRepetitionRule);
+        self.repeats_before_end = if rules.repetition_ends_at_second() {
+            1
+        } else {
+            2
+        };
+        self.alternates = !rules.extra_turn();
+        self.empty_row_ends = rules.ends_on_empty_row();
         self.goal = rules.ends_at_twenty_five([u8::MAX; 2]);
         self.at_goal = root.reaches_twenty_five();
         self.root_side = root.to_move();
@@ -558,14 +575,22 @@ impl AlphaBeta {
         kid.next = if before != after {
             // Stores that did not grow cannot have reached 25 (see
             // `AlphaBeta::at_goal`).
-            if self.goal && kid.pos.reaches_twenty_five() {
+            if (self.goal && kid.pos.reaches_twenty_five())
+                || (self.empty_row_ends && kid.pos.a_row_is_empty())
+            {
                 Next::Ended
             } else {
                 Next::Irreversible
             }
         } else if (self.at_goal && kid.pos.reaches_twenty_five())
+            || (self.empty_row_ends && kid.pos.a_row_is_empty())
             || (self.repetition
-                && repeats_twice(&self.path[self.path_start..], kid.pos.repetition_key()))
+                && repeats(
+                    &self.path[self.path_start..],
+                    kid.pos.repetition_key(),
+                    self.repeats_before_end,
+                    self.alternates,
+                ))
         {
             Next::Ended
         } else {
@@ -628,8 +653,13 @@ impl AlphaBeta {
             // The kid's position starts the line repetitions look at.
             self.path_start = self.path.len();
         }
-        // Within a round the side to move always alternates.
-        let v = -self.negamax(&kid.pos, depth, ply, -beta, -alpha);
+        // A move that earns another turn (Kalah) leaves the same side to
+        // move: its value is the kid's own, not negated.
+        let v = if kid.pos.to_move() == side {
+            self.negamax(&kid.pos, depth, ply, alpha, beta)
+        } else {
+            -self.negamax(&kid.pos, depth, ply, -beta, -alpha)
+        };
         self.path_start = start;
         v
     }
@@ -881,20 +911,22 @@ fn play_off_the_lane(pos: &Position, mv: Move) -> Result<Played, mancala_rules::
     pos.play(mv)
 }
 
-/// Whether `key`, a kid's position, occurs twice on `path` (the current
-/// line since its last irreversible move, ending with the kid's parent): a
-/// third occurrence ends the game. Within a round the side to move
-/// alternates along the line, and the key holds the side to move, so only
-/// every other position, from the parent's parent back, can match.
+/// Whether `key`, a kid's position, occurs `times` times on `path` (the
+/// current line since its last irreversible move, ending with the kid's
+/// parent): a third occurrence ends the game (a second in Oware). Where the
+/// side to move alternates along the line (`alternates`: no move earns
+/// another turn), and the key holds the side to move, only every other
+/// position, from the parent's parent back, can match.
 #[inline]
-fn repeats_twice(path: &[u128], key: u128) -> bool {
+fn repeats(path: &[u128], key: u128, times: u8, alternates: bool) -> bool {
+    let step = if alternates { 2 } else { 1 };
     let mut seen = 0;
     let mut at = path.len();
-    while at >= 2 {
-        at -= 2;
+    while at >= step {
+        at -= step;
         if path[at] == key {
             seen += 1;
-            if seen == 2 {
+            if seen == times {
                 return true;
             }
         }

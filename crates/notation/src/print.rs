@@ -128,9 +128,14 @@ fn push_number(out: &mut String, n: u32) {
 /// HTML page's move list.
 #[derive(Clone, Copy, Debug)]
 pub struct Numbering {
+    /// The number of the current move (a South move and the North move
+    /// after it share one).
     number: u32,
-    /// A North move here gets its number.
+    /// A North move here gets its number (`N...`): at the start of a line
+    /// or round, or after a comment or a variation.
     fresh: bool,
+    /// The side of the line's last move, since the last round marker.
+    last: Option<Side>,
     /// Where the last move of this line was numbered from.
     before_last: u32,
 }
@@ -144,11 +149,16 @@ impl Default for Numbering {
 impl Numbering {
     /// The numbering at the start of a movetext.
     #[must_use]
-    pub fn new() -> Numbering {
+    pub const fn new() -> Numbering {
+        Numbering::starting_at(1)
+    }
+
+    const fn starting_at(number: u32) -> Numbering {
         Numbering {
-            number: 1,
+            number,
             fresh: true,
-            before_last: 1,
+            last: None,
+            before_last: number,
         }
     }
 
@@ -157,21 +167,27 @@ impl Numbering {
     /// past it.
     pub fn token(&mut self, out: &mut String, item: &Item) {
         match item {
-            Item::Move { .. } => self.before_last = self.number,
+            Item::Move { mv, .. } => self.before_last = self.of(mv.hole.side),
             Item::Variation { .. } => self.fresh = true,
             _ => {}
         }
-        write_item(out, item, &mut self.number, &mut self.fresh);
+        write_item(out, item, self);
     }
 
     /// The numbering inside a variation after the last move: from the
     /// number of the move it replaces.
     #[must_use]
-    pub fn variation(&self) -> Numbering {
-        Numbering {
-            number: self.before_last,
-            fresh: true,
-            before_last: self.before_last,
+    pub const fn variation(&self) -> Numbering {
+        Numbering::starting_at(self.before_last)
+    }
+
+    /// The number a move by `side` here is written under: the next one
+    /// when South moves after North.
+    fn of(&self, side: Side) -> u32 {
+        if side == Side::South && self.last == Some(Side::North) {
+            self.number + 1
+        } else {
+            self.number
         }
     }
 }
@@ -224,23 +240,28 @@ fn write_line(
 }
 
 /// Appends the token of one movetext item, with its move number: `N.`
-/// before each South move, `N...` before a North move that opens a round
-/// or follows a comment; the number grows after each North move and
-/// restarts at 1 in every round. A move number stays on the line of its
-/// move, so both make one token.
-fn write_item(out: &mut String, item: &Item, number: &mut u32, fresh: &mut bool) {
+/// before a South move that starts South's turn, `N...` before a North
+/// move that opens a round or follows a comment; the number grows when
+/// South moves after North and restarts at 1 in every round. A move that
+/// continues its side's turn (Kalah's move after one that ended in the
+/// mover's store) gets no number: the same number goes on. A move number
+/// stays on the line of its move, so both make one token.
+fn write_item(out: &mut String, item: &Item, numbering: &mut Numbering) {
     match item {
         Item::Move { mv, captured } => {
-            match mv.hole.side {
-                Side::South => {
-                    push_number(out, *number);
+            let side = mv.hole.side;
+            numbering.number = numbering.of(side);
+            let continues = numbering.last == Some(side) && !numbering.fresh;
+            match side {
+                Side::South if !continues => {
+                    push_number(out, numbering.number);
                     out.push_str(". ");
                 }
-                Side::North if *fresh => {
-                    push_number(out, *number);
+                Side::North if numbering.fresh => {
+                    push_number(out, numbering.number);
                     out.push_str("... ");
                 }
-                Side::North => {}
+                Side::South | Side::North => {}
             }
             // Writing into a `String` cannot fail.
             let _ = mv.write_to(out);
@@ -248,22 +269,19 @@ fn write_item(out: &mut String, item: &Item, number: &mut u32, fresh: &mut bool)
                 out.push('+');
                 push_number(out, *n);
             }
-            if mv.hole.side == Side::North {
-                *number += 1;
-            }
-            *fresh = false;
+            numbering.last = Some(side);
+            numbering.fresh = false;
         }
         Item::Round { round } => {
             out.push('R');
             push_number(out, *round);
-            *number = 1;
-            *fresh = true;
+            *numbering = Numbering::new();
         }
         Item::Comment { comment } => {
             out.push('{');
             out.push_str(comment);
             out.push('}');
-            *fresh = true;
+            numbering.fresh = true;
         }
         Item::Nag { nag } => {
             let _ = write!(out, "{nag}");

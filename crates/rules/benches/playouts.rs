@@ -31,7 +31,7 @@ fn main() {
     divan::main();
 }
 
-const GAMES: [GameId; 4] = GameId::ALL;
+const GAMES: [GameId; GameId::ALL.len()] = GameId::ALL;
 
 /// Games per benchmark iteration.
 const BATCH: u64 = 64;

@@ -18,6 +18,9 @@ pub struct Descriptor {
     pub origin: &'static str,
     /// Holes per row (`five-holes`, where the game takes it, makes 5).
     pub holes: u8,
+    /// The values `holes=M` may take, the default among them; empty when
+    /// the game has no such option.
+    pub hole_choices: &'static [u8],
     /// Seeds per hole without `seeds=N`.
     pub default_seeds: u8,
     /// The values `seeds=N` may take, the default among them; empty when the
@@ -25,16 +28,33 @@ pub struct Descriptor {
     pub seed_choices: &'static [u8],
     /// What each side's counter holds and how it is drawn.
     pub counter: Counter,
+    /// Each side's store lies on the sowing track, after its own row: the
+    /// mover sows into their own store and passes the opponent's.
+    pub store_on_track: bool,
+    /// A move whose last seed falls in the mover's own store earns the
+    /// mover another turn (with [`Descriptor::store_on_track`]).
+    pub extra_turn: bool,
     /// Who decides the sowing direction.
     pub direction: Direction,
     /// Which hole, if any, a lap's end relays from.
     pub relay: Relay,
+    /// Every lap skips the hole it started from (as `skip-origin` makes
+    /// any game do).
+    pub skip_origin: bool,
     /// What happens when a drop makes a hole hold exactly four.
     pub fours: Fours,
     /// What the mover captures when the move stops.
     pub capture: EndCapture,
-    /// A move must leave the opponent a seed whenever some move can.
-    pub feeding: bool,
+    /// What a chain of twos and threes does when it would take the
+    /// opponent's every seed.
+    pub grand_slam: GrandSlam,
+    /// Whether, and how, a move must leave the opponent seeds.
+    pub feeding: Feeding,
+    /// The game ends as soon as either row is empty, whoever is to move.
+    pub ends_on_empty_row: bool,
+    /// The occurrence of a position that ends the game: 3 (the third) or
+    /// 2 (the first repeat).
+    pub repetition_at: u8,
     /// The game ends as soon as a side has captured this many (unless
     /// `play-to-end`).
     pub goal: Option<u8>,
@@ -99,6 +119,8 @@ pub enum Relay {
     /// The landing hole, unless the last seed fell into a hole that was
     /// empty just before it dropped.
     LandingHoleUnlessEmpty,
+    /// None: every move is a single lap.
+    Never,
 }
 
 /// What happens when a drop makes a hole hold exactly four.
@@ -129,8 +151,36 @@ pub enum EndCapture {
     Pussa,
     /// The landing hole and the holes before it holding 2 or 3, in the
     /// opponent's row only, leaving one hole when it would empty that row
-    /// (grand slam).
+    /// (grand slam, see [`GrandSlam`]).
     ChainOfTwosAndThrees,
+    /// The last seed fell into an empty house of the mover's own row: it
+    /// and the seeds of the house facing it go to the mover's store, when
+    /// that house holds any (`empty-capture`: the last seed alone
+    /// otherwise).
+    OppositeOfEmptyOwn,
+}
+
+/// What a capture chain does when it would take every seed of the
+/// opponent's row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GrandSlam {
+    /// It leaves the chain's furthest hole (`grand-slam-leaves-one`).
+    LeavesOne,
+    /// It captures nothing (the move is played).
+    CapturesNothing,
+}
+
+/// Whether, and how, a move must leave the opponent seeds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Feeding {
+    /// No rule.
+    None,
+    /// A move must leave the opponent a seed whenever some move can; when
+    /// none can, any move is played.
+    WhenPossible,
+    /// When the opponent's row is empty, only a move that gives them seeds
+    /// is legal; when none does, the player cannot move (the game ends).
+    OrGameEnds,
 }
 
 /// The end of a row a refill starts from, so closed holes are at the other.
@@ -166,20 +216,27 @@ impl Descriptor {
 }
 
 /// The descriptors, in [`GameId::ALL`] order.
-pub(crate) static DESCRIPTORS: [Descriptor; 4] = [
+pub(crate) static DESCRIPTORS: [Descriptor; 6] = [
     Descriptor {
         id: GameId::OlindaKeliya,
         name: "Olinda Keliya",
         origin: "Sri Lanka",
         holes: 7,
+        hole_choices: &[],
         default_seeds: 4,
         seed_choices: &[4, 5, 6, 7],
         counter: Counter::Store,
+        store_on_track: false,
+        extra_turn: false,
         direction: Direction::ChosenByFirstMove,
         relay: Relay::NextHole,
+        skip_origin: false,
         fours: Fours::Kept,
         capture: EndCapture::BeyondEmpty,
-        feeding: false,
+        grand_slam: GrandSlam::LeavesOne,
+        feeding: Feeding::None,
+        ends_on_empty_row: false,
+        repetition_at: 3,
         goal: None,
         refill: None,
         own_options: &[Opt::SameDirection, Opt::SeriesCapture],
@@ -189,14 +246,21 @@ pub(crate) static DESCRIPTORS: [Descriptor; 4] = [
         name: "Olowuka",
         origin: "Yoruba, Nigeria",
         holes: 6,
+        hole_choices: &[],
         default_seeds: 4,
         seed_choices: &[],
         counter: Counter::Captured,
+        store_on_track: false,
+        extra_turn: false,
         direction: Direction::Fixed,
         relay: Relay::LandingHoleAtLeast(4),
+        skip_origin: false,
         fours: Fours::Kept,
         capture: EndCapture::ChainOfTwosAndThrees,
-        feeding: true,
+        grand_slam: GrandSlam::LeavesOne,
+        feeding: Feeding::WhenPossible,
+        ends_on_empty_row: false,
+        repetition_at: 3,
         goal: Some(25),
         refill: None,
         own_options: &[Opt::PlayToEnd],
@@ -206,14 +270,21 @@ pub(crate) static DESCRIPTORS: [Descriptor; 4] = [
         name: "Pallankuzhi",
         origin: "Tamil Nadu, Sri Lanka",
         holes: 7,
+        hole_choices: &[],
         default_seeds: 6,
         seed_choices: &[4, 5, 6],
         counter: Counter::Store,
+        store_on_track: false,
+        extra_turn: false,
         direction: Direction::Fixed,
         relay: Relay::NextHole,
+        skip_origin: false,
         fours: Fours::TakenBySower,
         capture: EndCapture::Pussa,
-        feeding: false,
+        grand_slam: GrandSlam::LeavesOne,
+        feeding: Feeding::None,
+        ends_on_empty_row: false,
+        repetition_at: 3,
         goal: None,
         refill: Some(RefillFrom::Left),
         own_options: &[
@@ -227,17 +298,72 @@ pub(crate) static DESCRIPTORS: [Descriptor; 4] = [
         name: "Rio Kadalis",
         origin: "Somalia",
         holes: 6,
+        hole_choices: &[],
         default_seeds: 4,
         seed_choices: &[],
         counter: Counter::Winnings,
+        store_on_track: false,
+        extra_turn: false,
         direction: Direction::Fixed,
         relay: Relay::LandingHoleUnlessEmpty,
+        skip_origin: false,
         fours: Fours::OwnerMidLapMoverLast,
         capture: EndCapture::Nothing,
-        feeding: false,
+        grand_slam: GrandSlam::LeavesOne,
+        feeding: Feeding::None,
+        ends_on_empty_row: false,
+        repetition_at: 3,
         goal: None,
         refill: Some(RefillFrom::Right),
         own_options: &[Opt::Clockwise, Opt::FiveHoles],
+    },
+    Descriptor {
+        id: GameId::Kalah,
+        name: "Kalah",
+        origin: "United States, 1940s",
+        holes: 6,
+        hole_choices: &[1, 2, 3, 4, 5, 6, 7],
+        default_seeds: 4,
+        seed_choices: &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+        counter: Counter::Store,
+        store_on_track: true,
+        extra_turn: true,
+        direction: Direction::Fixed,
+        relay: Relay::Never,
+        skip_origin: false,
+        fours: Fours::Kept,
+        capture: EndCapture::OppositeOfEmptyOwn,
+        grand_slam: GrandSlam::LeavesOne,
+        feeding: Feeding::None,
+        ends_on_empty_row: true,
+        repetition_at: 3,
+        goal: None,
+        refill: None,
+        own_options: &[Opt::EmptyCapture],
+    },
+    Descriptor {
+        id: GameId::Oware,
+        name: "Oware",
+        origin: "Ghana and West Africa, Abapa rules",
+        holes: 6,
+        hole_choices: &[],
+        default_seeds: 4,
+        seed_choices: &[],
+        counter: Counter::Captured,
+        store_on_track: false,
+        extra_turn: false,
+        direction: Direction::Fixed,
+        relay: Relay::Never,
+        skip_origin: true,
+        fours: Fours::Kept,
+        capture: EndCapture::ChainOfTwosAndThrees,
+        grand_slam: GrandSlam::CapturesNothing,
+        feeding: Feeding::OrGameEnds,
+        ends_on_empty_row: false,
+        repetition_at: 2,
+        goal: Some(25),
+        refill: None,
+        own_options: &[Opt::GrandSlamTakesAll, Opt::GrandSlamLeavesOne],
     },
 ];
 

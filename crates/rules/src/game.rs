@@ -161,6 +161,10 @@ struct History {
     len: usize,
     once: [u64; 8],
     twice: [u64; 8],
+    /// What `once` holds when cleared: every bit under
+    /// [`Rules::repetition_ends_at_second`] (see [`History::start_from`]),
+    /// else none.
+    seen_before: u64,
 }
 
 /// Keys a [`History`] holds before it spills to the heap: most stretches
@@ -175,6 +179,7 @@ impl Clone for History {
             len: self.len,
             once: self.once,
             twice: self.twice,
+            seen_before: self.seen_before,
         }
     }
 
@@ -186,6 +191,7 @@ impl Clone for History {
         self.len = source.len;
         self.once = source.once;
         self.twice = source.twice;
+        self.seen_before = source.seen_before;
     }
 }
 
@@ -197,6 +203,7 @@ impl History {
             len: 0,
             once: [0; 8],
             twice: [0; 8],
+            seen_before: 0,
         };
         history.push(first);
         history
@@ -221,7 +228,7 @@ impl History {
     fn clear(&mut self) {
         self.len = 0;
         self.rest.clear();
-        self.once = [0; 8];
+        self.once = [self.seen_before; 8];
         self.twice = [0; 8];
     }
 
@@ -252,7 +259,10 @@ impl History {
     /// history twice or more.
     #[inline(always)]
     fn occurred_twice(&self, key: u128, at: (usize, u64)) -> bool {
-        self.may_have_occurred_twice(at) && self.keys().filter(|k| **k == key).count() >= 2
+        // Where "twice" is "before" (see `History::start_from`), once is
+        // enough.
+        let needed = if self.seen_before != 0 { 1 } else { 2 };
+        self.may_have_occurred_twice(at) && self.keys().filter(|k| **k == key).count() >= needed
     }
 
     /// The filter's answer for a key whose filter word and bit are
@@ -268,22 +278,29 @@ impl History {
     /// third occurrence of the position `key` (never after an irreversible
     /// move, which clears the history). "Cannot move" comes after these and
     /// needs the next position's moves. `at`: `key`'s filter word and bit.
+    /// Kalah's end when either row is empty comes with the 25, as
+    /// [`EndReason::NoMoves`] (the side with the empty row cannot move).
     #[inline(always)]
     fn ending(
         &self,
-        rules: Rules,
-        stores: [u8; 2],
+        position: &Position,
         key: u128,
         irreversible: bool,
         at: (usize, u64),
     ) -> Option<EndReason> {
+        let rules = position.rules();
         // The filter is asked first, as it mostly says no, then the rule,
         // before the history is scanned: under `no-repetition-rule` there
         // is nothing to scan for (the history keeps a few keys at most).
-        if rules.ends_at_twenty_five(stores) {
+        if rules.ends_at_twenty_five(position.stores()) {
             Some(EndReason::TwentyFive)
-        } else if !irreversible
-            && self.may_have_occurred_twice(at)
+        } else if irreversible {
+            // A row empties only as seeds leave it for a store (a Kalah
+            // mover's last seeds) or are captured: never on a move that
+            // leaves the stores as they were. (A start with an empty row
+            // is settled by `Game::start`.)
+            (rules.ends_on_empty_row() && position.a_row_is_empty()).then_some(EndReason::NoMoves)
+        } else if self.may_have_occurred_twice(at)
             && !rules.has(Opt::NoRepetitionRule)
             && self.occurred_twice(key, at)
         {
@@ -306,6 +323,21 @@ impl History {
             self.clear();
         }
         self.push_at(key, at);
+    }
+
+    /// A history that starts (again) from the position `key`, its first
+    /// occurrence.
+    /// Under [`Rules::repetition_ends_at_second`] the first filter starts
+    /// full: a key's first push marks it in the second, so that "seen
+    /// twice" is "seen before" there, for no work on any move.
+    fn start_from(&mut self, rules: Rules, key: u128) {
+        self.seen_before = if rules.repetition_ends_at_second() {
+            u64::MAX
+        } else {
+            0
+        };
+        self.clear();
+        self.push(key);
     }
 }
 
@@ -377,12 +409,14 @@ impl Game {
     /// played, or [`Game::settle`], decides).
     #[must_use]
     pub fn start(position: Position) -> Game {
+        let mut history = History::new(position.repetition_key());
+        history.start_from(position.rules(), position.repetition_key());
         Game {
             position,
-            history: History::new(position.repetition_key()),
+            history,
             status: Status::Ongoing,
             open: true,
-            ended: None,
+            ended: position.ended_by_empty_row(),
             lean: position.lean(),
         }
     }
@@ -390,12 +424,12 @@ impl Game {
     /// Makes this game [`Game::start`]'s from `position`, its history's
     /// space reused: random playouts start game after game.
     pub fn restart(&mut self, position: Position) {
-        self.history.clear();
-        self.history.push(position.repetition_key());
+        self.history
+            .start_from(position.rules(), position.repetition_key());
         self.position = position;
         self.status = Status::Ongoing;
         self.open = true;
-        self.ended = None;
+        self.ended = position.ended_by_empty_row();
         self.lean = position.lean();
     }
 
@@ -482,10 +516,7 @@ impl Game {
         let irreversible = gained != [0, 0];
         let key = self.position.repetition_key();
         let at = History::bit(key);
-        let ending = match self
-            .history
-            .ending(self.position.rules(), stores, key, irreversible, at)
-        {
+        let ending = match self.history.ending(&self.position, key, irreversible, at) {
             Some(reason) => Ok(Some(reason)),
             None => self
                 .position
@@ -544,9 +575,7 @@ impl Game {
         // The key's filter bit worked out once, for the check and the
         // history.
         let at = History::bit(key);
-        self.ended = self
-            .history
-            .ending(self.position.rules(), stores, key, irreversible, at);
+        self.ended = self.history.ending(&self.position, key, irreversible, at);
         self.history
             .advance(self.position.rules(), key, irreversible, at);
         self.open = true;
@@ -562,8 +591,11 @@ impl Game {
             Some(lean) => self.position.play_lean(lean, mv),
             None => {
                 let laps = self.position.play_finite(mv)?;
-                // Olinda Keliya's first move fixes the directions.
-                self.lean = self.position.lean();
+                // Olinda Keliya's first move fixes the directions. (Kalah,
+                // whose moves may earn another turn, never takes the lane.)
+                if self.position.rules().chooses_direction() {
+                    self.lean = self.position.lean();
+                }
                 Some(laps)
             }
         }
@@ -671,8 +703,8 @@ impl Game {
                 self.position = position;
                 // A new round's history: its start is its first
                 // occurrence (the old keys' space reused, not reallocated).
-                self.history.clear();
-                self.history.push(position.repetition_key());
+                self.history
+                    .start_from(position.rules(), position.repetition_key());
                 self.lean = position.lean();
                 return Ok(leave_start);
             }

@@ -6,13 +6,14 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::descriptor::{DESCRIPTORS, Descriptor, Direction};
+use crate::MAX_HOLES;
+use crate::descriptor::{DESCRIPTORS, Descriptor, Direction, Feeding};
 use crate::game::EndReason;
 use crate::side::{Dir, Hole, Side};
 use crate::sow::{DEFAULT_LAP_BUDGET, SowRules, next_open};
 use crate::text::{closest, did_you_mean, shorten};
 
-/// The four games, by the ids records and tools spell.
+/// The games, by the ids records and tools spell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum GameId {
     #[serde(rename = "olinda-keliya")]
@@ -23,14 +24,20 @@ pub enum GameId {
     Pallankuzhi,
     #[serde(rename = "rio-kadalis")]
     RioKadalis,
+    #[serde(rename = "kalah")]
+    Kalah,
+    #[serde(rename = "oware")]
+    Oware,
 }
 
 impl GameId {
-    pub const ALL: [GameId; 4] = [
+    pub const ALL: [GameId; DESCRIPTORS.len()] = [
         GameId::OlindaKeliya,
         GameId::Olowuka,
         GameId::Pallankuzhi,
         GameId::RioKadalis,
+        GameId::Kalah,
+        GameId::Oware,
     ];
 
     #[must_use]
@@ -40,6 +47,8 @@ impl GameId {
             GameId::Olowuka => "olowuka",
             GameId::Pallankuzhi => "pallankuzhi",
             GameId::RioKadalis => "rio-kadalis",
+            GameId::Kalah => "kalah",
+            GameId::Oware => "oware",
         }
     }
 
@@ -128,11 +137,14 @@ pub enum Opt {
     SingleRound,
     Clockwise,
     FiveHoles,
+    EmptyCapture,
+    GrandSlamTakesAll,
+    GrandSlamLeavesOne,
 }
 
 impl Opt {
     /// Every flag, in canonical (printing) order.
-    pub const ALL: [Opt; 12] = [
+    pub const ALL: [Opt; 15] = [
         Opt::SameDirection,
         Opt::SeriesCapture,
         Opt::SkipOrigin,
@@ -145,6 +157,9 @@ impl Opt {
         Opt::SingleRound,
         Opt::Clockwise,
         Opt::FiveHoles,
+        Opt::EmptyCapture,
+        Opt::GrandSlamTakesAll,
+        Opt::GrandSlamLeavesOne,
     ];
 
     #[must_use]
@@ -162,6 +177,9 @@ impl Opt {
             Opt::SingleRound => "single-round",
             Opt::Clockwise => "clockwise",
             Opt::FiveHoles => "five-holes",
+            Opt::EmptyCapture => "empty-capture",
+            Opt::GrandSlamTakesAll => "grand-slam-takes-all",
+            Opt::GrandSlamLeavesOne => "grand-slam-leaves-one",
         }
     }
 
@@ -183,6 +201,15 @@ impl Opt {
             Opt::SingleRound => "the game is a single round, not a match",
             Opt::Clockwise => "both players sow clockwise",
             Opt::FiveHoles => "a board of 2 x 5 holes (40 stones)",
+            Opt::EmptyCapture => {
+                "the last seed in an empty own house is taken even when the house facing it is empty"
+            }
+            Opt::GrandSlamTakesAll => {
+                "a capture that would take the opponent's every seed takes them"
+            }
+            Opt::GrandSlamLeavesOne => {
+                "a capture that would take the opponent's every seed leaves the chain's furthest hole"
+            }
         }
     }
 
@@ -203,7 +230,12 @@ impl fmt::Display for Opt {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Options {
     flags: u16,
-    seeds: Option<u8>,
+    /// `seeds=N` (0: not given); with `holes`, two bytes, as an
+    /// `Option<u8>` alone would take: a [`crate::Position`] holds the
+    /// options, and is copied on every move a search tries.
+    seeds: u8,
+    /// `holes=M`: holes per row (0: not given), where the game takes it.
+    holes: u8,
     /// `rounds=N`: the match also ends after round N.
     rounds: Option<u32>,
 }
@@ -213,7 +245,8 @@ impl Options {
     pub const fn new() -> Options {
         Options {
             flags: 0,
-            seeds: None,
+            seeds: 0,
+            holes: 0,
             rounds: None,
         }
     }
@@ -231,14 +264,35 @@ impl Options {
 
     #[must_use]
     pub const fn with_seeds(mut self, seeds: u8) -> Options {
-        self.seeds = Some(seeds);
+        self.seeds = seeds;
         self
     }
 
     /// The `seeds=N` option, if given.
     #[must_use]
     pub const fn seeds(self) -> Option<u8> {
-        self.seeds
+        if self.seeds == 0 {
+            None
+        } else {
+            Some(self.seeds)
+        }
+    }
+
+    /// Sets `holes=M` (at least 1; [`Rules::new`] checks the game's range).
+    #[must_use]
+    pub const fn with_holes(mut self, holes: u8) -> Options {
+        self.holes = holes;
+        self
+    }
+
+    /// The `holes=M` option, if given.
+    #[must_use]
+    pub const fn holes(self) -> Option<u8> {
+        if self.holes == 0 {
+            None
+        } else {
+            Some(self.holes)
+        }
     }
 
     /// Sets `rounds=N`; `rounds` must be at least 1 ([`Rules::new`] refuses 0).
@@ -260,20 +314,31 @@ impl Options {
 
     #[must_use]
     pub const fn is_empty(self) -> bool {
-        self.flags == 0 && self.seeds.is_none() && self.rounds.is_none()
+        self.flags == 0 && self.seeds == 0 && self.holes == 0 && self.rounds.is_none()
     }
 
-    /// Adds one option word (`series-capture`, `seeds=5`, `rounds=3`).
+    /// Adds one option word (`series-capture`, `seeds=5`, `holes=7`, `rounds=3`).
     pub fn insert_word(&mut self, word: &str) -> Result<(), ParseOptionError> {
+        if let Some(n) = word.strip_prefix("holes=") {
+            let n: u8 = match count(n) {
+                Some(n) if (1..=MAX_HOLES as u8).contains(&n) => n,
+                _ => return Err(ParseOptionError::BadHoles(word.to_owned())),
+            };
+            if self.holes != 0 {
+                return Err(ParseOptionError::Repeated("holes".to_owned()));
+            }
+            self.holes = n;
+            return Ok(());
+        }
         if let Some(n) = word.strip_prefix("seeds=") {
             let n: u8 = match count(n) {
                 Some(n) if (1..=99).contains(&n) => n,
                 _ => return Err(ParseOptionError::BadSeeds(word.to_owned())),
             };
-            if self.seeds.is_some() {
+            if self.seeds != 0 {
                 return Err(ParseOptionError::Repeated("seeds".to_owned()));
             }
-            self.seeds = Some(n);
+            self.seeds = n;
             return Ok(());
         }
         if let Some(n) = word.strip_prefix("rounds=") {
@@ -309,12 +374,16 @@ fn count<T: FromStr>(digits: &str) -> Option<T> {
 }
 
 impl fmt::Display for Options {
-    /// Canonical form: `seeds=N` first, then `rounds=N`, then the flags in
-    /// [`Opt::ALL`] order, separated by single spaces.
+    /// Canonical form: `holes=M` first, then `seeds=N`, then `rounds=N`,
+    /// then the flags in [`Opt::ALL`] order, separated by single spaces.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut sep = "";
-        if let Some(n) = self.seeds {
-            write!(f, "seeds={n}")?;
+        if self.holes != 0 {
+            write!(f, "holes={}", self.holes)?;
+            sep = " ";
+        }
+        if let Some(n) = self.seeds() {
+            write!(f, "{sep}seeds={n}")?;
             sep = " ";
         }
         if let Some(n) = self.rounds {
@@ -374,6 +443,7 @@ fn near_option(word: &str) -> Option<String> {
 pub enum ParseOptionError {
     Unknown(String),
     BadSeeds(String),
+    BadHoles(String),
     BadRounds(String),
     Repeated(String),
 }
@@ -387,7 +457,11 @@ impl fmt::Display for ParseOptionError {
                     Some(near) => write!(f, " (did you mean `{}`?)", shorten(&near)),
                     None => {
                         let names: Vec<&str> = Opt::ALL.iter().map(|o| o.as_str()).collect();
-                        write!(f, " (options: seeds=N, rounds=N, {})", names.join(", "))
+                        write!(
+                            f,
+                            " (options: seeds=N, holes=M, rounds=N, {})",
+                            names.join(", ")
+                        )
                     }
                 }
             }
@@ -395,6 +469,13 @@ impl fmt::Display for ParseOptionError {
                 write!(
                     f,
                     "bad seed count in `{}` (expected seeds=N with N from 1 to 99)",
+                    shorten(w)
+                )
+            }
+            ParseOptionError::BadHoles(w) => {
+                write!(
+                    f,
+                    "bad hole count in `{}` (expected holes=M with M from 1 to {MAX_HOLES})",
                     shorten(w)
                 )
             }
@@ -423,6 +504,10 @@ pub enum OptionsError {
         game: GameId,
         seeds: u8,
     },
+    Holes {
+        game: GameId,
+        holes: u8,
+    },
     /// `rounds=0` (built with [`Options::with_rounds`]; parsing refuses it).
     ZeroRounds,
     /// `rounds=N` with `single-round`.
@@ -430,6 +515,11 @@ pub enum OptionsError {
         rounds: u32,
     },
     ZeroBudget,
+    /// Two options that say different things about the same rule.
+    Conflicting {
+        first: Opt,
+        second: Opt,
+    },
 }
 
 impl fmt::Display for OptionsError {
@@ -451,6 +541,16 @@ impl fmt::Display for OptionsError {
                     )
                 }
             }
+            OptionsError::Holes { game, holes } => {
+                let choices = game.descriptor().hole_choices;
+                match (choices.first(), choices.last()) {
+                    (Some(low), Some(high)) => write!(
+                        f,
+                        "{game} is played with {low} to {high} holes a row, not {holes}"
+                    ),
+                    _ => write!(f, "{game} has no hole-count option (holes={holes} given)"),
+                }
+            }
             OptionsError::ZeroRounds => {
                 f.write_str("option `rounds=0`: a match has at least one round (rounds=N, N >= 1)")
             }
@@ -459,6 +559,10 @@ impl fmt::Display for OptionsError {
                 "options `rounds={rounds}` and `single-round` cannot go together: single-round plays one round and no match, rounds={rounds} a match of at most {rounds} rounds"
             ),
             OptionsError::ZeroBudget => f.write_str("the lap budget must be at least 1"),
+            OptionsError::Conflicting { first, second } => write!(
+                f,
+                "options `{first}` and `{second}` cannot go together: each says what a grand slam does"
+            ),
         }
     }
 }
@@ -493,6 +597,12 @@ impl Rules {
                 });
             }
         }
+        if options.has(Opt::GrandSlamTakesAll) && options.has(Opt::GrandSlamLeavesOne) {
+            return Err(OptionsError::Conflicting {
+                first: Opt::GrandSlamTakesAll,
+                second: Opt::GrandSlamLeavesOne,
+            });
+        }
         if let Some(rounds) = options.rounds() {
             if !game.has_rounds() {
                 return Err(OptionsError::NotForGame {
@@ -513,10 +623,11 @@ impl Rules {
             Some(n) => return Err(OptionsError::Seeds { game, seeds: n }),
         };
         let descriptor = game.descriptor();
-        let holes = if options.has(Opt::FiveHoles) {
-            5
-        } else {
-            descriptor.holes
+        let holes = match options.holes() {
+            Some(n) if descriptor.hole_choices.contains(&n) => n,
+            Some(n) => return Err(OptionsError::Holes { game, holes: n }),
+            None if options.has(Opt::FiveHoles) => 5,
+            None => descriptor.holes,
         };
         let goal = match descriptor.goal {
             Some(goal) if !options.has(Opt::PlayToEnd) => goal,
@@ -530,8 +641,19 @@ impl Rules {
         if options.has(Opt::Clockwise) {
             traits |= Rules::CLOCKWISE;
         }
-        if descriptor.feeding {
-            traits |= Rules::FEEDING;
+        match descriptor.feeding {
+            Feeding::None => {}
+            Feeding::WhenPossible => traits |= Rules::FEEDING,
+            Feeding::OrGameEnds => traits |= Rules::FEEDING | Rules::FEED_OR_END,
+        }
+        if descriptor.ends_on_empty_row {
+            traits |= Rules::ENDS_ON_EMPTY_ROW;
+        }
+        if descriptor.repetition_at == 2 {
+            traits |= Rules::REPEAT_ENDS_AT_SECOND;
+        }
+        if descriptor.extra_turn {
+            traits |= Rules::EXTRA_TURN;
         }
         Ok(Rules {
             game,
@@ -550,6 +672,14 @@ impl Rules {
     const CLOCKWISE: u8 = 2;
     /// The feeding rule applies.
     const FEEDING: u8 = 4;
+    /// The feeding rule is [`Feeding::OrGameEnds`].
+    const FEED_OR_END: u8 = 8;
+    /// The game ends as soon as either row is empty.
+    const ENDS_ON_EMPTY_ROW: u8 = 16;
+    /// A position's second occurrence ends the game (not its third).
+    const REPEAT_ENDS_AT_SECOND: u8 = 32;
+    /// The last seed in the mover's own store earns another turn.
+    const EXTRA_TURN: u8 = 64;
 
     /// The standard rules of a game, no options.
     #[must_use]
@@ -624,6 +754,33 @@ impl Rules {
     #[must_use]
     pub const fn feeding(self) -> bool {
         self.traits & Rules::FEEDING != 0
+    }
+
+    /// Whether a player whose opponent's row is empty must give them seeds,
+    /// and the game ends when they cannot ([`Feeding::OrGameEnds`]).
+    #[must_use]
+    pub const fn feeds_or_ends(self) -> bool {
+        self.traits & Rules::FEED_OR_END != 0
+    }
+
+    /// Whether the game ends as soon as either row is empty (Kalah).
+    #[must_use]
+    pub const fn ends_on_empty_row(self) -> bool {
+        self.traits & Rules::ENDS_ON_EMPTY_ROW != 0
+    }
+
+    /// Whether a position's second occurrence ends the game (Oware), not
+    /// its third.
+    #[must_use]
+    pub const fn repetition_ends_at_second(self) -> bool {
+        self.traits & Rules::REPEAT_ENDS_AT_SECOND != 0
+    }
+
+    /// Whether a move whose last seed falls in the mover's own store earns
+    /// the mover another turn (Kalah).
+    #[must_use]
+    pub const fn extra_turn(self) -> bool {
+        self.traits & Rules::EXTRA_TURN != 0
     }
 
     /// The game's goal (Olowuka's 25, unless `play-to-end`): whether a move that left

@@ -560,9 +560,10 @@ impl Position {
             kind,
             position: *self,
         })?;
+        let again = self.earns_another_turn(mv);
         Ok(match self.sow(mv, dir, obs) {
             Ok(sown) => Verdict::Finite {
-                position: self.after(dir, &sown),
+                position: self.after(dir, &sown, again),
                 laps: sown.laps,
             },
             Err(Unending::Endless {
@@ -597,18 +598,19 @@ impl Position {
         )
     }
 
-    /// The position after a move sown in `dir` that ended as `sown`.
+    /// The position after a move sown in `dir` that ended as `sown`
+    /// (`again`: the mover moves again).
     #[inline]
-    fn after(&self, dir: Dir, sown: &Sown) -> Position {
+    fn after(&self, dir: Dir, sown: &Sown, again: bool) -> Position {
         let mut next = *self;
-        next.apply(dir, sown);
+        next.apply(dir, sown, again);
         next
     }
 
     /// Makes this position the one after a move sown in `dir` that ended
-    /// as `sown`.
+    /// as `sown` (`again`: it earned the mover another turn).
     #[inline(always)]
-    fn apply(&mut self, dir: Dir, sown: &Sown) {
+    fn apply(&mut self, dir: Dir, sown: &Sown, again: bool) {
         if self.direction_due() {
             self.south_dir = Some(if self.to_move == Side::South {
                 dir
@@ -618,7 +620,9 @@ impl Position {
         }
         self.board = sown.board;
         self.stores = sown.stores;
-        self.to_move = self.to_move.opposite();
+        if !again {
+            self.to_move = self.to_move.opposite();
+        }
     }
 
     /// Plays `mv` in place when it is legal and finite: [`crate::Game`]'s
@@ -627,9 +631,10 @@ impl Position {
     #[inline]
     pub(crate) fn play_finite(&mut self, mv: Move) -> Option<u64> {
         let dir = self.check_shape(mv).ok()?;
+        let again = self.earns_another_turn(mv);
         let sown = self.sow(mv, dir, &mut NoTrace).ok()?;
         self.feeding_allows(mv, &sown.board)?;
-        self.apply(dir, &sown);
+        self.apply(dir, &sown, again);
         Some(sown.laps)
     }
 
@@ -638,7 +643,9 @@ impl Position {
     /// move (or cannot tell within the lap budget).
     #[inline(always)]
     fn feeding_allows(&self, mv: Move, board: &Board) -> Option<()> {
-        if self.starves(board) && self.a_feeding_move(mv).ok()?.is_some() {
+        if self.starves(board)
+            && (self.rules.feeds_or_ends() || self.a_feeding_move(mv).ok()?.is_some())
+        {
             return None;
         }
         Some(())
@@ -648,8 +655,12 @@ impl Position {
     /// direction is due (it is fixed once chosen; holes closed in a round
     /// stay closed all round, and `play_lean` reads them from the position).
     #[must_use]
+    ///
+    /// `None` too where a move may earn another turn (Kalah): the lane
+    /// passes the turn after every move, and the games it serves pay
+    /// nothing for a rule they do not have.
     pub fn lean(&self) -> Option<Lean> {
-        if self.direction_due() {
+        if self.direction_due() || self.rules.extra_turn() {
             return None;
         }
         let holes = self.rules.holes() as u8;
@@ -711,11 +722,59 @@ impl Position {
         Some(laps)
     }
 
+    /// Whether a move lifting `seeds` from track index `start` (a hole of
+    /// the side to move) drops its last seed into the mover's own store,
+    /// on a track that passes the stores ([`crate::Descriptor::store_on_track`]):
+    /// the rest of the row and the store are the first spots, then every
+    /// turn of the track passes the same spots again.
+    #[inline(always)]
+    fn ends_in_own_store(&self, start: u8, seeds: u8) -> bool {
+        let n = self.rules.holes() as u8;
+        let to_store = n - start % n;
+        seeds >= to_store && (seeds - to_store).is_multiple_of(self.rules.sowing().store_cycle())
+    }
+
+    /// Whether `mv` (a candidate of the side to move) earns another turn.
+    #[inline]
+    fn earns_another_turn(&self, mv: Move) -> bool {
+        if !self.rules.extra_turn() {
+            return false;
+        }
+        let start = self.index(mv.hole) as u8;
+        self.ends_in_own_store(start, self.board[usize::from(start % 16)])
+    }
+
+    /// Whether either row is empty, open holes and all.
+    #[must_use]
+    pub fn a_row_is_empty(&self) -> bool {
+        let n = self.rules.holes();
+        !row_has_seeds(&self.board, n, Side::South) || !row_has_seeds(&self.board, n, Side::North)
+    }
+
+    /// Whether the game is over here by the rule that ends it when either
+    /// row is empty ([`Rules::ends_on_empty_row`]).
+    #[inline]
+    fn over_by_empty_row(&self) -> bool {
+        self.rules.ends_on_empty_row() && self.a_row_is_empty()
+    }
+
+    /// [`EndReason::NoMoves`] where [`Position::over_by_empty_row`]: how
+    /// a game starting here has ended before its first move.
+    pub(crate) fn ended_by_empty_row(&self) -> Option<crate::EndReason> {
+        self.over_by_empty_row()
+            .then_some(crate::EndReason::NoMoves)
+    }
+
     /// Whether the feeding rule may refuse a move that left `board`: it
-    /// leaves the opponent no seeds (the rule then looks for a feeding move).
+    /// leaves the opponent no seeds (the rule then looks for a feeding
+    /// move). Under [`Rules::feeds_or_ends`] only a move from a position
+    /// where the opponent has no seeds can starve them (a capture that
+    /// empties their row, where a grand slam takes all, is no starving).
     #[inline]
     fn starves(&self, board: &Board) -> bool {
-        self.feeding_applies() && !self.feeds(board)
+        self.feeding_applies()
+            && !self.feeds(board)
+            && !(self.rules.feeds_or_ends() && self.feeds(&self.board))
     }
 
     #[inline]
@@ -746,13 +805,16 @@ impl Position {
         };
         match verdict {
             Verdict::Finite { position, laps } => {
-                if self.starves(&position.board)
-                    && let Some(feeding) = self.a_feeding_move(mv)?
-                {
-                    return Err(err(PlayErrorKind::StarvesOpponent {
-                        hole: mv.hole,
-                        feeding,
-                    }));
+                if self.starves(&position.board) {
+                    if self.rules.feeds_or_ends() {
+                        return Err(err(PlayErrorKind::MustFeed { hole: mv.hole }));
+                    }
+                    if let Some(feeding) = self.a_feeding_move(mv)? {
+                        return Err(err(PlayErrorKind::StarvesOpponent {
+                            hole: mv.hole,
+                            feeding,
+                        }));
+                    }
                 }
                 Ok(Played::Finite { position, laps })
             }
@@ -823,6 +885,9 @@ impl Position {
     /// Every legal move, in hole order. Fails only when a candidate's verdict
     /// cannot be reached within the lap budget: then legality is unknown.
     pub fn legal_moves(&self) -> Result<MoveList, PlayError> {
+        if self.over_by_empty_row() {
+            return Ok(MoveList::of(self.to_move));
+        }
         let mut list = self.candidates();
         let mut starving = MoveList::default();
         let mut any_feeding = false;
@@ -853,7 +918,7 @@ impl Position {
                 position: *self,
             });
         }
-        if any_feeding && !starving.is_empty() {
+        if (any_feeding || self.rules.feeds_or_ends()) && !starving.is_empty() {
             list.retain(|mv| !starving.contains(mv));
         }
         Ok(list)
@@ -867,7 +932,13 @@ impl Position {
     /// a candidate is only sown, no position built, which is what
     /// [`crate::Game`] asks after every move.
     pub fn has_legal_move(&self) -> Result<bool, PlayError> {
+        if self.over_by_empty_row() {
+            return Ok(false);
+        }
         let endless_legal = self.rules.has(Opt::EndlessEndsGame);
+        // Under `feeds_or_ends`, with the opponent's row empty, only a
+        // move that feeds them is legal.
+        let must_feed = self.rules.feeds_or_ends() && !self.feeds(&self.board);
         let mut undecided = None;
         for mv in self.candidates().iter() {
             // Candidates have the shape of a move.
@@ -875,6 +946,7 @@ impl Position {
                 continue;
             };
             match self.sow(mv, dir, &mut NoTrace) {
+                Ok(sown) if must_feed && !self.feeds(&sown.board) => {}
                 Ok(_) => return Ok(true),
                 Err(Unending::Endless { .. }) if endless_legal => return Ok(true),
                 Err(Unending::Endless { .. }) => {}
@@ -904,7 +976,11 @@ impl Position {
         &self,
         first: Option<Move>,
     ) -> Result<Option<(Move, Verdict)>, PlayError> {
+        if self.over_by_empty_row() {
+            return Ok(None);
+        }
         let endless_legal = self.rules.has(Opt::EndlessEndsGame);
+        let must_feed = self.rules.feeds_or_ends() && !self.feeds(&self.board);
         let candidates = self.candidates();
         let first = first.filter(|mv| candidates.contains(*mv));
         let mut undecided = None;
@@ -913,6 +989,7 @@ impl Position {
             .chain(candidates.iter().filter(|mv| Some(*mv) != first))
         {
             match self.verdict(mv)? {
+                Verdict::Finite { position, .. } if must_feed && !self.feeds(&position.board) => {}
                 verdict @ Verdict::Finite { .. } => return Ok(Some((mv, verdict))),
                 verdict @ Verdict::Endless { .. } if endless_legal => {
                     return Ok(Some((mv, verdict)));
@@ -1054,6 +1131,11 @@ pub enum PlayErrorKind {
         hole: Hole,
         feeding: Move,
     },
+    /// The opponent's row is empty and the move gives them no seed (where
+    /// no move that does is the game's end).
+    MustFeed {
+        hole: Hole,
+    },
     /// The move ends round `u32::MAX` of a match (a set-up may start there),
     /// and the next round would have no number.
     RoundsExhausted,
@@ -1116,6 +1198,10 @@ impl fmt::Display for PlayErrorKind {
                 f,
                 "this move ends round {}, and rounds are numbered no further",
                 u32::MAX
+            ),
+            PlayErrorKind::MustFeed { hole } => write!(
+                f,
+                "move {hole} gives the opponent, whose row is empty, no seed"
             ),
             PlayErrorKind::StarvesOpponent { hole, feeding } => write!(
                 f,

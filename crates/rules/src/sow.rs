@@ -1,7 +1,7 @@
 //! The one sowing engine shared by the four games: a lap loop configured by
 //! [`Sower`], and exact endless-move detection over lap-start states.
 
-use crate::descriptor::{Descriptor, EndCapture, Fours, Relay};
+use crate::descriptor::{Descriptor, EndCapture, Fours, GrandSlam, Relay};
 use crate::options::{Opt, Options, Rules};
 use crate::side::{Dir, Hole, Side};
 use crate::trace::{Capture, CaptureKind, LapEnd, NoTrace, Observer};
@@ -102,8 +102,25 @@ enum CaptureRule {
     Pussa {
         opposite: bool,
     },
-    /// [`EndCapture::ChainOfTwosAndThrees`].
-    Chain,
+    /// [`EndCapture::ChainOfTwosAndThrees`], with what a grand slam does.
+    Chain {
+        grand_slam: GrandSlamRule,
+    },
+    /// [`EndCapture::OppositeOfEmptyOwn`]; `empty`: `empty-capture`.
+    OppositeOfEmptyOwn {
+        empty: bool,
+    },
+}
+
+/// The descriptor's [`GrandSlam`] with the options that change it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum GrandSlamRule {
+    /// The chain's furthest hole stays.
+    LeavesOne,
+    /// Nothing is captured.
+    CapturesNothing,
+    /// The whole chain is captured (`grand-slam-takes-all`).
+    TakesAll,
 }
 
 /// How a move failed to end.
@@ -155,7 +172,11 @@ pub(crate) struct SowRules {
     relay: Relay,
     four: FourRule,
     capture: CaptureRule,
-    skip_origin: bool,
+    /// [`SowRules::SKIP_ORIGIN`], [`SowRules::STORE_TRACK`]: one byte, so
+    /// that the rules, and a [`crate::Position`], stay as small as they
+    /// were before the store track (a search copies positions all the
+    /// time).
+    track: u8,
     /// Laps may drop their seeds all at once (see [`Sower::plain_lap`]) when
     /// no hole is skipped: fours made on the way are then found among the
     /// holes the lap filled (see [`Sower::take_fours`]), and closed holes
@@ -172,9 +193,37 @@ pub(crate) struct SowRules {
 }
 
 impl SowRules {
+    /// Every lap skips the hole it started from.
+    const SKIP_ORIGIN: u8 = 1;
+    /// Each side's store lies on the track after its own row (see
+    /// [`Sower::sow_store_track`]).
+    const STORE_TRACK: u8 = 2;
+
+    #[inline(always)]
+    const fn skip_origin(&self) -> bool {
+        self.track & SowRules::SKIP_ORIGIN != 0
+    }
+
+    #[inline(always)]
+    const fn store_track(&self) -> bool {
+        self.track & SowRules::STORE_TRACK != 0
+    }
+
     /// Holes per row.
     pub(crate) const fn holes(&self) -> u8 {
         self.n
+    }
+
+    /// On a track that passes the stores, the spots a lap passes between
+    /// two visits of the mover's store: every hole and that store, less
+    /// the origin where laps skip it.
+    #[inline(always)]
+    pub(crate) const fn store_cycle(&self) -> u8 {
+        if self.skip_origin() {
+            self.n2
+        } else {
+            self.n2 + 1
+        }
     }
 
     pub(crate) const fn new(game: &Descriptor, options: Options, n: u8) -> SowRules {
@@ -194,10 +243,25 @@ impl SowRules {
             EndCapture::Pussa => CaptureRule::Pussa {
                 opposite: options.has(Opt::CaptureOpposite),
             },
-            EndCapture::ChainOfTwosAndThrees => CaptureRule::Chain,
+            EndCapture::ChainOfTwosAndThrees => CaptureRule::Chain {
+                grand_slam: if options.has(Opt::GrandSlamTakesAll) {
+                    GrandSlamRule::TakesAll
+                } else if options.has(Opt::GrandSlamLeavesOne) {
+                    GrandSlamRule::LeavesOne
+                } else {
+                    match game.grand_slam {
+                        GrandSlam::LeavesOne => GrandSlamRule::LeavesOne,
+                        GrandSlam::CapturesNothing => GrandSlamRule::CapturesNothing,
+                    }
+                },
+            },
+            EndCapture::OppositeOfEmptyOwn => CaptureRule::OppositeOfEmptyOwn {
+                empty: options.has(Opt::EmptyCapture),
+            },
         };
-        let skip_origin = options.has(Opt::SkipOrigin);
-        let bulk_laps = !skip_origin && 5 <= n && n <= 7;
+        let skip_origin = game.skip_origin || options.has(Opt::SkipOrigin);
+        let store_track = game.store_on_track;
+        let bulk_laps = !skip_origin && !store_track && 5 <= n && n <= 7;
         // With no hole closed and no four taken, the hole after the last
         // is the one a seed after it falls in, and the landing hole holds
         // at least the last seed: "unless it was empty" is "at least 2",
@@ -207,15 +271,24 @@ impl SowRules {
             Relay::LandingHoleAtLeast(least) if least > 1 => (0, least),
             Relay::LandingHoleAtLeast(_) => (0, 1),
             Relay::LandingHoleUnlessEmpty => (0, 2),
+            Relay::Never => (0, 0),
         };
-        let plain = bulk_laps && matches!(four, FourRule::None);
+        let plain = bulk_laps && matches!(four, FourRule::None) && least != 0;
         SowRules {
             n,
             n2: 2 * n,
             relay: game.relay,
             four,
             capture,
-            skip_origin,
+            track: if skip_origin {
+                SowRules::SKIP_ORIGIN
+            } else {
+                0
+            } | if store_track {
+                SowRules::STORE_TRACK
+            } else {
+                0
+            },
             bulk_laps,
             plain_after,
             plain_least: if plain { least } else { 0 },
@@ -788,7 +861,7 @@ impl Sower<'_> {
         mut seeds: u8,
         obs: &mut O,
     ) -> Option<u8> {
-        let skip = self.how.skip_origin && self.next(start) != start;
+        let skip = self.how.skip_origin() && self.next(start) != start;
         let mut pos = start;
         while seeds > 0 {
             pos = self.next(pos);
@@ -842,6 +915,7 @@ impl Sower<'_> {
             // earlier in the lap): a hole that has received stones since it was
             // emptied is occupied, as a player's hand finds it.
             Relay::LandingHoleUnlessEmpty => (count(last) != 1).then_some(last),
+            Relay::Never => None,
         }
     }
 
@@ -888,8 +962,13 @@ impl Sower<'_> {
             self.end(last, LapEnd::LandedEmpty(self.hole(last)), b, st, obs);
             return;
         }
-        self.end(last, LapEnd::LandedSmall(self.hole(last)), b, st, obs);
-        if self.how.capture == CaptureRule::Chain && self.owner(last) != self.mover {
+        let end = if self.how.relay == Relay::Never {
+            LapEnd::Landed(self.hole(last))
+        } else {
+            LapEnd::LandedSmall(self.hole(last))
+        };
+        self.end(last, end, b, st, obs);
+        if matches!(self.how.capture, CaptureRule::Chain { .. }) && self.owner(last) != self.mover {
             self.chain_of_twos_and_threes(b, st, last, obs);
         }
     }
@@ -929,7 +1008,9 @@ impl Sower<'_> {
                     }
                 }
             }
-            CaptureRule::None | CaptureRule::Chain => {}
+            CaptureRule::None
+            | CaptureRule::Chain { .. }
+            | CaptureRule::OppositeOfEmptyOwn { .. } => {}
         }
     }
 
@@ -980,10 +1061,19 @@ impl Sower<'_> {
         }
         let row_total = row_sum(b, usize::from(self.how.n), opp);
         let mut take = len;
-        if sum == row_total {
-            take -= 1;
-            let kept = chain[take];
-            obs.grand_slam_left(self.hole(kept), b[kept as usize]);
+        if sum == row_total && len > 0 {
+            match self.grand_slam() {
+                GrandSlamRule::LeavesOne => {
+                    take -= 1;
+                    let kept = chain[take];
+                    obs.grand_slam_left(self.hole(kept), b[kept as usize]);
+                }
+                GrandSlamRule::CapturesNothing => {
+                    take = 0;
+                    obs.grand_slam_forgone(self.hole(last));
+                }
+                GrandSlamRule::TakesAll => {}
+            }
         }
         for &i in &chain[..take] {
             self.take(b, st, i, self.mover, CaptureKind::Chain, obs);
@@ -1011,10 +1101,17 @@ impl Sower<'_> {
             return;
         }
         // The grand slam: a chain that would take every seed of the row
-        // leaves its far end.
+        // leaves its far end (or, as the game says, all of it, or takes
+        // all).
         if sum == row_sum(b, usize::from(self.how.n), opp) {
-            len -= 1;
-            sum -= u32::from(b[slot(far)]);
+            match self.grand_slam() {
+                GrandSlamRule::LeavesOne => {
+                    len -= 1;
+                    sum -= u32::from(b[slot(far)]);
+                }
+                GrandSlamRule::CapturesNothing => return,
+                GrandSlamRule::TakesAll => {}
+            }
         }
         let mut at = last;
         for _ in 0..len {
@@ -1022,6 +1119,15 @@ impl Sower<'_> {
             at = self.step_back(at);
         }
         st[self.mover.index()] += sum as u8;
+    }
+
+    /// What a grand slam does, for a chain sower.
+    #[inline(always)]
+    fn grand_slam(&self) -> GrandSlamRule {
+        match self.how.capture {
+            CaptureRule::Chain { grand_slam } => grand_slam,
+            _ => GrandSlamRule::LeavesOne,
+        }
     }
 
     /// Sows a whole move from `start`, relay after relay, and rules it finite,
@@ -1064,7 +1170,112 @@ impl Sower<'_> {
         start: u8,
         obs: &mut O,
     ) -> Result<Sown, Unending> {
+        if self.how.store_track() {
+            return Ok(self.sow_store_track(board, stores, start, obs));
+        }
+        // A single lap (Oware) shorter than a turn of the track never
+        // reaches the hole it started from, skipped or not: dropped at
+        // once, as a bulk sower's lap is.
+        if self.how.relay == Relay::Never
+            && !O::RECORDS
+            && self.closed == 0
+            && 5 <= self.how.n
+            && self.how.n <= 7
+            && board[slot(start)] < self.how.n2
+        {
+            let (mut b, mut st) = (board, stores);
+            let last = self.plain_lap(&mut b, start, self.laps());
+            self.stop_landed(&mut b, &mut st, last, &mut NoTrace);
+            return self.ended(b, st, 1);
+        }
         self.sow_laps(board, stores, start, obs)
+    }
+
+    /// A single lap on a track whose stores lie on it, each after its own
+    /// row (Kalah): the mover drops a seed into their own store as they
+    /// pass it and passes the opponent's by. A last seed in the mover's
+    /// store ends the lap there (the mover moves again: see
+    /// [`crate::Position`]); one in an empty house of the mover's own row
+    /// captures as [`CaptureRule::OppositeOfEmptyOwn`] says. Counter-
+    /// clockwise only (no such game sows clockwise). Never endless.
+    fn sow_store_track<O: Observer>(
+        self,
+        board: Board,
+        stores: [u8; 2],
+        start: u8,
+        obs: &mut O,
+    ) -> Sown {
+        debug_assert_eq!(self.dir, Dir::Ccw);
+        let (mut b, mut st) = (board, stores);
+        let n2 = self.how.n2;
+        let mover = self.mover;
+        // The mover's last hole: their store comes after it.
+        let row_end = match mover {
+            Side::South => self.how.n - 1,
+            Side::North => n2 - 1,
+        };
+        let mut seeds = b[slot(start)];
+        obs.lap_start(self.hole(start), seeds);
+        let (mut pos, mut in_store);
+        if !O::RECORDS && 5 <= self.how.n && self.how.n <= 7 && seeds <= n2 {
+            // A lap shorter than a turn (the holes and the mover's store)
+            // passes the store at most once and never comes back to the
+            // hole it started from: its holes are the run of holes after
+            // it, less the one seed the store takes when the lap gets
+            // there, dropped at once (as a bulk sower's lap is).
+            let before_store = row_end - start;
+            let into_store = seeds > before_store;
+            let holes = seeds - u8::from(into_store);
+            let (run, last) = self.laps().run(start, holes);
+            let v = u128::from_le_bytes(b) & KEEP_ALL_BUT[slot(start)];
+            b = (v + run).to_le_bytes();
+            st[mover.index()] += u8::from(into_store);
+            in_store = seeds == before_store + 1;
+            pos = if in_store { row_end } else { last };
+            seeds = 0;
+        } else {
+            b[slot(start)] = 0;
+            (pos, in_store) = (start, false);
+        }
+        while seeds > 0 {
+            if !in_store && pos == row_end {
+                in_store = true;
+                st[mover.index()] += 1;
+                obs.sow_store(mover);
+            } else {
+                in_store = false;
+                pos = if pos + 1 == n2 { 0 } else { pos + 1 };
+                if self.how.skip_origin() && pos == start {
+                    continue;
+                }
+                b[slot(pos)] += 1;
+                obs.sow(self.hole(pos));
+            }
+            seeds -= 1;
+        }
+        if in_store {
+            self.end(pos, LapEnd::IntoStore(mover), &b, &st, obs);
+        } else if b[slot(pos)] == 1 && self.owner(pos) == mover {
+            self.end(pos, LapEnd::LandedEmpty(self.hole(pos)), &b, &st, obs);
+            let facing = n2 - 1 - pos;
+            let empty = matches!(
+                self.how.capture,
+                CaptureRule::OppositeOfEmptyOwn { empty: true }
+            );
+            if b[slot(facing)] > 0 || empty {
+                self.take(&mut b, &mut st, pos, mover, CaptureKind::LastSeed, obs);
+                if b[slot(facing)] > 0 {
+                    self.take(&mut b, &mut st, facing, mover, CaptureKind::Facing, obs);
+                }
+            }
+        } else {
+            self.end(pos, LapEnd::Landed(self.hole(pos)), &b, &st, obs);
+        }
+        Sown {
+            board: b,
+            stores: st,
+            laps: 1,
+        }
     }
 
     /// [`Sower::sow`] lap by lap, with cycle detection from the second lap.

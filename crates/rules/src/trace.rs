@@ -26,6 +26,10 @@ pub enum CaptureKind {
     Binikh,
     /// Rio Kadalis: four made during sowing, taken by the row's owner.
     FourToOwner,
+    /// Kalah: the last seed, in an empty house of the mover's row.
+    LastSeed,
+    /// Kalah: the house facing the one the last seed fell in.
+    Facing,
 }
 
 impl CaptureKind {
@@ -40,6 +44,8 @@ impl CaptureKind {
             CaptureKind::Opposite => "opposite",
             CaptureKind::Binikh => "binikh",
             CaptureKind::FourToOwner => "four-to-owner",
+            CaptureKind::LastSeed => "last-seed",
+            CaptureKind::Facing => "facing",
         }
     }
 }
@@ -69,6 +75,12 @@ pub enum LapEnd {
     LandedSmall(Hole),
     /// Rio Kadalis: the last stone made four, which the mover took.
     Binikh(Hole),
+    /// A single-lap game (Oware, Kalah): the last seed fell in this hole,
+    /// which it did not find empty (Oware's capture chain may follow).
+    Landed(Hole),
+    /// Kalah: the last seed fell in this side's store (the side moves
+    /// again); the lap's `last` hole is the one before the store.
+    IntoStore(Side),
 }
 
 /// Receives the steps of a move as the engine sows it. Every method has an
@@ -82,9 +94,15 @@ pub trait Observer {
     fn lap_start(&mut self, _hole: Hole, _seeds: u8) {}
     /// One seed dropped into `hole`.
     fn sow(&mut self, _hole: Hole) {}
+    /// One seed dropped into `side`'s store, on a track that passes it
+    /// (Kalah).
+    fn sow_store(&mut self, _side: Side) {}
     fn capture(&mut self, _capture: Capture) {}
     /// Olowuka's grand slam: the chain's furthest hole stays on the board.
     fn grand_slam_left(&mut self, _hole: Hole, _seeds: u8) {}
+    /// Oware's grand slam: the chain from `hole` (the last seed's) would
+    /// take the opponent's every seed, so nothing is captured.
+    fn grand_slam_forgone(&mut self, _hole: Hole) {}
     /// A lap ended with `last` as its last sown hole. `board` lists South's
     /// holes then North's, each from its owner's left (closed holes hold 0),
     /// as the lap's sowing left them: captures made during the lap (pasu,
@@ -113,10 +131,16 @@ pub enum Event {
     Sow {
         hole: Hole,
     },
+    SowStore {
+        side: Side,
+    },
     Capture(Capture),
     GrandSlamLeft {
         hole: Hole,
         seeds: u8,
+    },
+    GrandSlamForgone {
+        hole: Hole,
     },
     LapEnd {
         last: Hole,
@@ -157,11 +181,17 @@ impl Observer for Trace {
     fn sow(&mut self, hole: Hole) {
         self.events.push(Event::Sow { hole });
     }
+    fn sow_store(&mut self, side: Side) {
+        self.events.push(Event::SowStore { side });
+    }
     fn capture(&mut self, capture: Capture) {
         self.events.push(Event::Capture(capture));
     }
     fn grand_slam_left(&mut self, hole: Hole, seeds: u8) {
         self.events.push(Event::GrandSlamLeft { hole, seeds });
+    }
+    fn grand_slam_forgone(&mut self, hole: Hole) {
+        self.events.push(Event::GrandSlamForgone { hole });
     }
     fn lap_end(&mut self, last: Hole, end: LapEnd, board: &[u8], stores: [u8; 2]) {
         self.events.push(Event::LapEnd {

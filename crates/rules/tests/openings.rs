@@ -38,6 +38,11 @@ fn configs() -> Vec<(GameId, Options)> {
         (GameId::RioKadalis, o().with(Opt::Clockwise)),
         (GameId::RioKadalis, o().with(Opt::FiveHoles)),
         (GameId::RioKadalis, o().with(Opt::SkipOrigin)),
+        (GameId::Kalah, o()),
+        (GameId::Kalah, o().with_seeds(6)),
+        (GameId::Kalah, o().with_holes(4).with_seeds(3)),
+        (GameId::Kalah, o().with(Opt::EmptyCapture)),
+        (GameId::Oware, o()),
     ]
 }
 
@@ -84,7 +89,10 @@ fn opening_lines(rules: Rules) -> String {
                         Event::GrandSlamLeft { hole, seeds } => {
                             kept = Some(format!("{hole}{seeds}"))
                         }
-                        Event::Sow { .. } => {}
+                        Event::GrandSlamForgone { hole } => {
+                            kept = Some(format!("none from {hole}"))
+                        }
+                        Event::Sow { .. } | Event::SowStore { .. } => {}
                     }
                 }
                 assert_eq!(lap_text.len() as u64, laps);
@@ -105,6 +113,9 @@ fn opening_lines(rules: Rules) -> String {
                     position.store(Side::North)
                 )
                 .unwrap();
+                if position.to_move() == start.to_move() {
+                    out.push_str("  moves again");
+                }
             }
             Verdict::Endless {
                 first_repeat,

@@ -6,10 +6,10 @@
 mod common;
 mod reference;
 
-use mancala_rules::{Game, Opt, Played, Position, Rules, Side, Status, Verdict};
+use mancala_rules::{Game, GameId, Opt, Played, Position, Rules, Side, Status, Verdict};
 use proptest::prelude::*;
 
-use mancala_testkit::{random_rules, random_start};
+use mancala_testkit::{random_rules, random_rules_of, random_start};
 
 /// Generous: natural games end within a few hundred plies, matches of
 /// rounds within a few thousand.
@@ -69,8 +69,17 @@ fn check_position(pos: &Position) -> Result<Vec<mancala_rules::Move>, String> {
 
 /// Plays a random game; every listed move is tried on a copy of the game.
 fn random_game(seed: u64, try_every_move: bool) -> Result<(Rules, usize, Status), String> {
+    random_game_of(seed, try_every_move, random_rules)
+}
+
+/// [`random_game`] with rules drawn by `draw`.
+fn random_game_of(
+    seed: u64,
+    try_every_move: bool,
+    draw: fn(&mut fastrand::Rng) -> Rules,
+) -> Result<(Rules, usize, Status), String> {
     let mut rng = fastrand::Rng::with_seed(seed);
-    let rules = random_rules(&mut rng);
+    let rules = draw(&mut rng);
     let pos = random_start(&mut rng, rules);
     let (mut game, _) = Game::new(pos).map_err(|e| e.to_string())?;
     let ctx = |plies: usize, e: String| {
@@ -170,9 +179,12 @@ fn random_moves(rng: &mut fastrand::Rng, start: Position) -> Vec<mancala_rules::
 
 /// A random game drawn from `seed`: its rules, its start and its moves,
 /// with the generator that drew them, for more draws.
-fn random_record(seed: u64) -> (fastrand::Rng, Rules, Position, Vec<mancala_rules::Move>) {
+fn random_record(
+    seed: u64,
+    draw: fn(&mut fastrand::Rng) -> Rules,
+) -> (fastrand::Rng, Rules, Position, Vec<mancala_rules::Move>) {
     let mut rng = fastrand::Rng::with_seed(seed);
-    let rules = random_rules(&mut rng);
+    let rules = draw(&mut rng);
     let start = random_start(&mut rng, rules);
     let moves = random_moves(&mut rng, start);
     (rng, rules, start, moves)
@@ -188,27 +200,7 @@ proptest! {
     /// played too, which both must refuse alike.
     #[test]
     fn the_fast_lane_is_the_full_rules(seed in any::<u64>()) {
-        let (mut rng, rules, start, moves) = random_record(seed);
-        let (mut full, opening) = Game::new(start).unwrap();
-        let (mut fast, fast_opening) = Game::new(start).unwrap();
-        prop_assert_eq!(opening, fast_opening);
-        let mut trace = mancala_rules::Trace::default();
-        for (i, &mv) in moves.iter().enumerate() {
-            if rng.u8(..20) == 0 {
-                let wrong = moves[rng.usize(..moves.len())];
-                let a = full.clone().play_traced(wrong, &mut trace);
-                let b = fast.clone().play(wrong);
-                prop_assert_eq!(a, b, "wrong move {} at ply {}", wrong, i + 1);
-            }
-            let a = full.play_traced(mv, &mut trace);
-            let b = fast.play(mv);
-            prop_assert_eq!(&a, &b, "{} [{}] ply {}: {}", rules.game(), rules.options(), i + 1, mv);
-            prop_assert_eq!(full.position(), fast.position());
-            prop_assert_eq!(full.status(), fast.status());
-        }
-        if let Some(&extra) = moves.first() {
-            prop_assert_eq!(full.play_traced(extra, &mut trace), fast.play(extra));
-        }
+        the_fast_lane_is_the_full_rules_case(seed, random_rules)?;
     }
 }
 
@@ -226,57 +218,7 @@ proptest! {
     /// plays every ply.
     #[test]
     fn unsettled_play_is_play(seed in any::<u64>()) {
-        let (mut rng, rules, start, moves) = random_record(seed);
-        let (mut game, opening) = Game::new(start).unwrap();
-        let mut lean = Game::start(start);
-        let settled = lean.settle().unwrap();
-        prop_assert_eq!(&settled, &opening);
-        prop_assert_eq!(lean.position(), game.position());
-        let mut unsettled = 0;
-        for (i, &mv) in moves.iter().chain(moves.first()).enumerate() {
-            if rng.u8(..10) == 0 {
-                let wrong = moves[rng.usize(..moves.len())];
-                let mut copy = lean.clone();
-                if let Some(gained) = copy.play_unsettled(wrong) {
-                    let report = game.clone().play(wrong);
-                    prop_assert!(report.is_ok(), "wrong move {} at ply {} accepted", wrong, i + 1);
-                    prop_assert_eq!(report.unwrap().gained, gained);
-                }
-            }
-            let Some(gained) = lean.play_unsettled(mv) else {
-                // What it leaves, `play` settles and rules on alike.
-                let a = game.play(mv);
-                let b = lean.play(mv);
-                prop_assert_eq!(&a, &b, "{} [{}] ply {}: {}", rules.game(), rules.options(), i + 1, mv);
-                prop_assert_eq!(lean.position(), game.position());
-                prop_assert_eq!(lean.status(), game.status());
-                if a.is_err() {
-                    break;
-                }
-                continue;
-            };
-            unsettled += 1;
-            let report = game.play(mv);
-            prop_assert!(report.is_ok(), "{} [{}] ply {}: {} accepted", rules.game(), rules.options(), i + 1, mv);
-            let report = report.unwrap();
-            prop_assert_eq!(report.gained, gained);
-            if !report.round_ends.is_empty() || report.outcome.is_some() || rng.u8(..8) == 0 {
-                let ended = lean.settle().unwrap();
-                prop_assert_eq!(&ended.round_ends, &report.round_ends);
-                prop_assert_eq!(ended.outcome, report.outcome);
-                prop_assert_eq!(lean.position(), game.position());
-                prop_assert_eq!(lean.status(), game.status());
-                continue;
-            }
-            // A game that cannot go on is over in `play` at once (rows
-            // swept), in the lean replay only once settled.
-            if game.status() == Status::Ongoing {
-                prop_assert_eq!(lean.position(), game.position());
-            }
-        }
-        if !rules.has(Opt::EndlessEndsGame) {
-            prop_assert!(unsettled >= moves.len(), "{} of {} plies unsettled", unsettled, moves.len());
-        }
+        unsettled_play_is_play_case(seed, random_rules)?;
     }
 }
 
@@ -291,7 +233,7 @@ proptest! {
     /// candidates with `swap_remove` yields each once.
     #[test]
     fn move_generation_is_the_full_rules(seed in any::<u64>()) {
-        let (mut rng, _, start, moves) = random_record(seed);
+        let (mut rng, _, start, moves) = random_record(seed, random_rules);
         let (mut game, _) = Game::new(start).unwrap();
         let mut trace = mancala_rules::Trace::default();
         for mv in moves {
@@ -325,5 +267,151 @@ proptest! {
             prop_assert_eq!(drawn, expected);
             game.play(mv).unwrap();
         }
+    }
+}
+
+/// The body of `the_fast_lane_is_the_full_rules`, for rules drawn by `draw`.
+fn the_fast_lane_is_the_full_rules_case(
+    seed: u64,
+    draw: fn(&mut fastrand::Rng) -> Rules,
+) -> Result<(), TestCaseError> {
+    let (mut rng, rules, start, moves) = random_record(seed, draw);
+    let (mut full, opening) = Game::new(start).unwrap();
+    let (mut fast, fast_opening) = Game::new(start).unwrap();
+    prop_assert_eq!(opening, fast_opening);
+    let mut trace = mancala_rules::Trace::default();
+    for (i, &mv) in moves.iter().enumerate() {
+        if rng.u8(..20) == 0 {
+            let wrong = moves[rng.usize(..moves.len())];
+            let a = full.clone().play_traced(wrong, &mut trace);
+            let b = fast.clone().play(wrong);
+            prop_assert_eq!(a, b, "wrong move {} at ply {}", wrong, i + 1);
+        }
+        let a = full.play_traced(mv, &mut trace);
+        let b = fast.play(mv);
+        prop_assert_eq!(
+            &a,
+            &b,
+            "{} [{}] ply {}: {}",
+            rules.game(),
+            rules.options(),
+            i + 1,
+            mv
+        );
+        prop_assert_eq!(full.position(), fast.position());
+        prop_assert_eq!(full.status(), fast.status());
+    }
+    if let Some(&extra) = moves.first() {
+        prop_assert_eq!(full.play_traced(extra, &mut trace), fast.play(extra));
+    }
+    Ok(())
+}
+
+/// The body of `unsettled_play_is_play`, for rules drawn by `draw`.
+fn unsettled_play_is_play_case(
+    seed: u64,
+    draw: fn(&mut fastrand::Rng) -> Rules,
+) -> Result<(), TestCaseError> {
+    let (mut rng, rules, start, moves) = random_record(seed, draw);
+    let (mut game, opening) = Game::new(start).unwrap();
+    let mut lean = Game::start(start);
+    let settled = lean.settle().unwrap();
+    prop_assert_eq!(&settled, &opening);
+    prop_assert_eq!(lean.position(), game.position());
+    let mut unsettled = 0;
+    for (i, &mv) in moves.iter().chain(moves.first()).enumerate() {
+        if rng.u8(..10) == 0 {
+            let wrong = moves[rng.usize(..moves.len())];
+            let mut copy = lean.clone();
+            if let Some(gained) = copy.play_unsettled(wrong) {
+                let report = game.clone().play(wrong);
+                prop_assert!(
+                    report.is_ok(),
+                    "wrong move {} at ply {} accepted",
+                    wrong,
+                    i + 1
+                );
+                prop_assert_eq!(report.unwrap().gained, gained);
+            }
+        }
+        let Some(gained) = lean.play_unsettled(mv) else {
+            // What it leaves, `play` settles and rules on alike.
+            let a = game.play(mv);
+            let b = lean.play(mv);
+            prop_assert_eq!(
+                &a,
+                &b,
+                "{} [{}] ply {}: {}",
+                rules.game(),
+                rules.options(),
+                i + 1,
+                mv
+            );
+            prop_assert_eq!(lean.position(), game.position());
+            prop_assert_eq!(lean.status(), game.status());
+            if a.is_err() {
+                break;
+            }
+            continue;
+        };
+        unsettled += 1;
+        let report = game.play(mv);
+        prop_assert!(
+            report.is_ok(),
+            "{} [{}] ply {}: {} accepted",
+            rules.game(),
+            rules.options(),
+            i + 1,
+            mv
+        );
+        let report = report.unwrap();
+        prop_assert_eq!(report.gained, gained);
+        if !report.round_ends.is_empty() || report.outcome.is_some() || rng.u8(..8) == 0 {
+            let ended = lean.settle().unwrap();
+            prop_assert_eq!(&ended.round_ends, &report.round_ends);
+            prop_assert_eq!(ended.outcome, report.outcome);
+            prop_assert_eq!(lean.position(), game.position());
+            prop_assert_eq!(lean.status(), game.status());
+            continue;
+        }
+        // A game that cannot go on is over in `play` at once (rows
+        // swept), in the lean replay only once settled.
+        if game.status() == Status::Ongoing {
+            prop_assert_eq!(lean.position(), game.position());
+        }
+    }
+    if !rules.has(Opt::EndlessEndsGame) {
+        prop_assert!(
+            unsettled >= moves.len(),
+            "{} of {} plies unsettled",
+            unsettled,
+            moves.len()
+        );
+    }
+    Ok(())
+}
+
+/// Kalah and Oware, which the reference model does not play: rules drawn
+/// from them alone (`holes=M` and their options included).
+fn family_rules(rng: &mut fastrand::Rng) -> Rules {
+    random_rules_of(rng, &[GameId::Kalah, GameId::Oware])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// The invariants of `random_games_keep_every_invariant`, in Kalah and
+    /// Oware: seeds conserved, every listed move plays, the game ends.
+    #[test]
+    fn kalah_and_oware_keep_every_invariant(seed in any::<u64>()) {
+        let result = random_game_of(seed, true, family_rules);
+        prop_assert!(result.is_ok(), "{}", result.unwrap_err());
+    }
+
+    /// The fast lanes are the full rules in Kalah and Oware too.
+    #[test]
+    fn kalah_and_oware_fast_lanes_are_the_full_rules(seed in any::<u64>()) {
+        the_fast_lane_is_the_full_rules_case(seed, family_rules)?;
+        unsettled_play_is_play_case(seed, family_rules)?;
     }
 }

@@ -546,7 +546,10 @@ fn rounds_option_parses_prints_in_canonical_order_and_refuses_bad_counts() {
     );
     // The unknown-option message lists it.
     let e = "sow-backwards".parse::<Options>().unwrap_err().to_string();
-    assert!(e.contains("seeds=N, rounds=N, same-direction"), "{e}");
+    assert!(
+        e.contains("seeds=N, holes=M, rounds=N, same-direction"),
+        "{e}"
+    );
 }
 
 #[test]

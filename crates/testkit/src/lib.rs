@@ -22,17 +22,39 @@ pub fn seed_options(game: GameId) -> Vec<Option<u8>> {
     out
 }
 
-/// A random game with a random seed count and any random set of its flags;
-/// now and then a match of at most 1 to 4 rounds.
+/// The games the rules crate's reference model (its tests' `reference`
+/// module) implements: the four seed games. Kalah and Oware are checked
+/// against OpenSpiel instead (crates/bench/benches/openspiel_family.py).
+pub const REFERENCE_GAMES: [GameId; 4] = [
+    GameId::OlindaKeliya,
+    GameId::Olowuka,
+    GameId::Pallankuzhi,
+    GameId::RioKadalis,
+];
+
+/// A random game of [`REFERENCE_GAMES`] with a random seed count and any
+/// random set of its flags; now and then a match of at most 1 to 4 rounds.
 pub fn random_rules(rng: &mut fastrand::Rng) -> Rules {
-    let game = GameId::ALL[rng.usize(..4)];
+    random_rules_of(rng, &REFERENCE_GAMES)
+}
+
+/// [`random_rules`] for a game drawn from `games` (some game), with
+/// `holes=M` drawn too where the game takes it.
+pub fn random_rules_of(rng: &mut fastrand::Rng, games: &[GameId]) -> Rules {
+    let game = games[rng.usize(..games.len())];
     let seeds = seed_options(game);
     let mut options = match seeds[rng.usize(..seeds.len())] {
         Some(s) => Options::new().with_seeds(s),
         None => Options::new(),
     };
+    let holes = game.descriptor().hole_choices;
+    if !holes.is_empty() && rng.bool() {
+        options = options.with_holes(holes[rng.usize(..holes.len())]);
+    }
     for opt in Opt::ALL {
-        if game.allows(opt) && rng.u8(..3) == 0 {
+        // Two readings of the grand slam cannot go together.
+        let conflicts = opt == Opt::GrandSlamLeavesOne && options.has(Opt::GrandSlamTakesAll);
+        if game.allows(opt) && rng.u8(..3) == 0 && !conflicts {
             options = options.with(opt);
         }
     }

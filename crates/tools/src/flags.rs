@@ -120,10 +120,15 @@ fn option_words() -> Vec<PossibleValue> {
         PossibleValue::new(format!("seeds={n}"))
             .help(format!("{n} seeds per hole ({})", games.join(", ")))
     });
+    let holes = GameId::ALL.into_iter().flat_map(|g| {
+        g.descriptor().hole_choices.iter().map(move |n| {
+            PossibleValue::new(format!("holes={n}")).help(format!("{n} holes per row ({g})"))
+        })
+    });
     let flags = Opt::ALL
         .into_iter()
         .map(|opt| PossibleValue::new(opt.as_str()).help(opt.meaning()));
-    seeds.chain(flags).collect()
+    seeds.chain(holes).chain(flags).collect()
 }
 
 /// The player a seat names for a person at the terminal.

@@ -18,6 +18,7 @@ use crate::output::Format;
 /// What `seeds=N` does.
 const SEEDS_MEANING: &str = "seeds per hole (and per refilled hole)";
 /// What `rounds=N` does.
+const HOLES_MEANING: &str = "holes per row";
 const ROUNDS_MEANING: &str = "the match also ends after round N (N >= 1), won on holdings";
 
 /// The flags every tool shares for describing itself.
@@ -117,6 +118,25 @@ pub fn option_help(summary: &str) -> String {
         "  seeds=N [{}]\n      {SEEDS_MEANING}",
         seed_counts.join("; ")
     );
+    let hole_counts: Vec<String> = GameId::ALL
+        .into_iter()
+        .filter(|g| !g.descriptor().hole_choices.is_empty())
+        .map(|g| {
+            let choices = g.descriptor().hole_choices;
+            let counts: Vec<String> = choices.iter().map(u8::to_string).collect();
+            format!(
+                "{} {} (default {})",
+                g,
+                counts.join("|"),
+                g.descriptor().holes
+            )
+        })
+        .collect();
+    let _ = writeln!(
+        help,
+        "  holes=M [{}]\n      {HOLES_MEANING}",
+        hole_counts.join("; ")
+    );
     let _ = writeln!(
         help,
         "  rounds=N [{}; not with single-round]\n      {ROUNDS_MEANING}",
@@ -151,6 +171,10 @@ struct GameEntry {
     origin: &'static str,
     rows: u8,
     holes: usize,
+    /// The counts `holes=M` takes (left out where the game has no such
+    /// option).
+    #[serde(skip_serializing_if = "<[u8]>::is_empty")]
+    hole_choices: &'static [u8],
     seeds_per_hole: u8,
     /// The counts `seeds=N` takes (empty: the game has no such option).
     seed_choices: &'static [u8],
@@ -199,6 +223,12 @@ fn game_entries() -> Vec<GameEntry> {
                     meaning: SEEDS_MEANING,
                 });
             }
+            if !descriptor.hole_choices.is_empty() {
+                options.push(OptionEntry {
+                    option: "holes=M",
+                    meaning: HOLES_MEANING,
+                });
+            }
             if game.has_rounds() {
                 options.push(OptionEntry {
                     option: "rounds=N",
@@ -220,6 +250,7 @@ fn game_entries() -> Vec<GameEntry> {
                 origin: descriptor.origin,
                 rows: 2,
                 holes: rules.holes(),
+                hole_choices: descriptor.hole_choices,
                 seeds_per_hole: rules.seeds_per_hole(),
                 seed_choices: game.seed_choices(),
                 rounds: game.has_rounds(),
@@ -265,6 +296,12 @@ pub fn write_listing(listing: Listing, format: Format, out: &mut impl Write) -> 
                     let counts: Vec<String> = game.seed_choices.iter().map(u8::to_string).collect();
                     let _ = write!(seeds, " (seeds={})", counts.join("|"));
                 }
+                let mut holes = format!("{} holes", game.holes);
+                if let (Some(low), Some(high)) =
+                    (game.hole_choices.first(), game.hole_choices.last())
+                {
+                    let _ = write!(holes, " (holes={low}..{high})");
+                }
                 let kind = if game.rounds {
                     "a match of rounds"
                 } else {
@@ -272,8 +309,8 @@ pub fn write_listing(listing: Listing, format: Format, out: &mut impl Write) -> 
                 };
                 writeln!(
                     out,
-                    "{}  {} ({}): {} x {} holes, {seeds}, {kind}",
-                    game.game, game.name, game.origin, game.rows, game.holes
+                    "{}  {} ({}): {} x {holes}, {seeds}, {kind}",
+                    game.game, game.name, game.origin, game.rows
                 )?;
                 let width = game.options.iter().map(|o| o.option.len()).max();
                 for option in &game.options {

@@ -26,6 +26,8 @@ pub fn sowing_flags(game: GameId) -> &'static [Opt] {
             Opt::CaptureOpposite,
         ],
         GameId::RioKadalis => &[Opt::SkipOrigin, Opt::Clockwise, Opt::FiveHoles],
+        GameId::Kalah => &[Opt::SkipOrigin, Opt::EmptyCapture],
+        GameId::Oware => &[Opt::GrandSlamTakesAll],
     }
 }
 
@@ -38,10 +40,11 @@ fn with_flags(mut options: Options, flags: &[Opt], mask: usize) -> Options {
     options
 }
 
-/// Every combination of seed count and sowing flags, for every game.
+/// Every combination of seed count and sowing flags, for every game the
+/// reference model plays.
 pub fn sowing_configs() -> Vec<Rules> {
     let mut out = Vec::new();
-    for game in GameId::ALL {
+    for game in mancala_testkit::REFERENCE_GAMES {
         let flags = sowing_flags(game);
         for seeds in seed_options(game) {
             let base = match seeds {
