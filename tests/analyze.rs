@@ -57,7 +57,8 @@ fn what_others_wrote_is_kept_and_every_move_gets_an_evaluation() {
     let out = run("mancala-analyze", &["--depth", "3"], record.as_bytes());
     assert_eq!(out.code, 0, "{}", out.stderr);
     let text = &out.stdout;
-    for kept in ["{before} 1. E", " ! {mine}", "1. A {theirs} )", " $14"] {
+    // 1. E is a blunder at depth 3: its verdict replaces the `!`.
+    for kept in ["{before} 1. E?? {", " {mine} ( 1. A", "{theirs} )", " $14"] {
         assert!(text.contains(kept), "{kept}: {text}");
     }
     for replaced in ["stale", "+41,1"] {
@@ -67,6 +68,25 @@ fn what_others_wrote_is_kept_and_every_move_gets_an_evaluation() {
     let evaluations = text.matches("{[%eval ").count();
     let lines = text.matches('(').count() - 1;
     assert_eq!(evaluations, 3 + lines, "{text}");
+    let again = run("mancala-analyze", &["--depth", "3"], text.as_bytes());
+    assert_eq!(&again.stdout, text);
+}
+
+#[test]
+fn a_verdict_replaces_every_quality_mark_of_its_move() {
+    // At depth 3, 1. E and 1... e are blunders and 2. A the best found:
+    // the verdicts replace the recorder's `!!` and `?!`; `!?` on a move
+    // judged good stays, and so do the other NAGs.
+    let record = "[Game \"olowuka\"]\n\n1. E!! $14 {c1} 1... e?! $7 2. A!? *\n";
+    let out = run("mancala-analyze", &["--depth", "3"], record.as_bytes());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let text = &out.stdout;
+    assert!(text.contains("1. E?? {"), "{text}");
+    assert!(text.contains("1... e??\n{"), "{text}");
+    assert!(!text.contains("!!") && !text.contains("?!"), "{text}");
+    for kept in [" $14 {c1}", " $7 ", " !? *"] {
+        assert!(text.contains(kept), "{kept}: {text}");
+    }
     let again = run("mancala-analyze", &["--depth", "3"], text.as_bytes());
     assert_eq!(&again.stdout, text);
 }

@@ -40,8 +40,8 @@ Annotations:
   ({[%eval =V]}: exact, every line searched reached the end), then, when
   the search preferred another move, the best line as a variation. The
   tool's evaluations, the variations that hold one and the marks ?!, ?, ??
-  on the main line are replaced when a record is analysed again; all else
-  is kept.
+  on the main line are replaced when a record is analysed again; a move
+  marked loses its other marks (!, !!, !?) too; all else is kept.
 
 Exit status: 0 every game analysed, 1 some game invalid (reported, not
 analysed) or a record over the 4 MiB the tools read (not written), 2 usage
@@ -164,9 +164,16 @@ impl Verdict {
     }
 }
 
-/// The NAGs a verdict writes: the tool's own verdict replaces them on a
-/// main-line move (other NAGs are kept).
+/// The NAGs a verdict writes: analysing again drops them from every
+/// main-line move, since a record does not say who wrote them.
 const VERDICT_NAGS: [Nag; 3] = [Nag::DUBIOUS, Nag::MISTAKE, Nag::BLUNDER];
+
+/// Whether `nag` judges the move's quality (`$1` … `$6`: `!`, `?`, `!!`,
+/// `??`, `!?`, `?!`): a verdict replaces every one of them on its move, so
+/// a move is never marked both `!!` and `??`.
+fn judges_quality(nag: Nag) -> bool {
+    nag.suffix().is_some()
+}
 
 /// The thresholds, in hundredths of a seed.
 #[derive(Clone, Copy, Debug)]
@@ -460,12 +467,16 @@ fn annotate(
     // Evaluations from South's side: before the first ply, then after each.
     let mut evals: Vec<i32> = Vec::new();
     let mut ply = 0;
+    // Whether the last move got a verdict: its recorder's quality NAGs go.
+    let mut judged = false;
     for item in &record.items {
         match item {
             item if is_own(item) => {}
             Item::Nag { nag } if VERDICT_NAGS.contains(nag) => {}
+            Item::Nag { nag } if judged && judges_quality(*nag) => {}
             Item::Move { mv, .. } => {
                 ply += 1;
+                judged = false;
                 items.push(item.clone());
                 if let Some(review) = analyser.review(&game, *mv) {
                     let mover = game.position().to_move();
@@ -476,6 +487,7 @@ fn annotate(
                     evals.push(south(review.value.centiseeds));
                     let loss = review.loss();
                     let verdict = thresholds.verdict(loss);
+                    judged = verdict != Verdict::Good;
                     sides[mover.index()].add(loss, verdict);
                     if matches!(limit, Limit::Nodes(_)) && !review.analysis.value.exact {
                         unsolved.push(RanOut {
