@@ -147,6 +147,38 @@ fn an_undecided_follow_up_names_the_mover() {
     );
 }
 
+/// `LapBudget` in other case, in MGN or as a JSON extra tag, is refused
+/// naming the tag meant, not read as an unknown tag under the default
+/// budget; the other games of the stream are still checked.
+#[test]
+fn the_lap_budget_tag_in_other_case_is_refused() {
+    let game = |tag: &str| format!("[Game \"olowuka\"]\n[{tag} \"5\"]\n\n1. A *\n\n");
+    let mgn = format!(
+        "{}{}{}",
+        game("lapbudget"),
+        game("LAPBUDGET"),
+        game("LapBudget")
+    );
+    let out = run("mancala-validate", &["--quiet", "-"], mgn.as_bytes());
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    for (line, name) in [(2, "lapbudget"), (7, "LAPBUDGET")] {
+        let message = format!(
+            "<stdin>:{line}:2: error: unknown tag `{name}` (did you mean `LapBudget`? tag names are case-sensitive)"
+        );
+        assert!(out.stderr.contains(&message), "{message}: {}", out.stderr);
+    }
+    assert_eq!(out.stderr.matches("error:").count(), 2, "{}", out.stderr);
+    let json = br#"{"game":"olowuka","extra":[{"name":"Lapbudget","value":"5"}],"items":[{"move":"A"}],"result":"*"}"#;
+    let out = run("mancala-validate", &["--quiet", "-"], json);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("`Lapbudget` is `LapBudget` in other case"),
+        "{}",
+        out.stderr
+    );
+}
+
 /// Colour follows `--color`, then the environment's conventions: stderr is
 /// a pipe here, so only `CLICOLOR_FORCE` (or `--color always`) colours it,
 /// and `NO_COLOR` or `--color never` wins over the force.

@@ -116,7 +116,7 @@ fn problem(span: Range<usize>, kind: ProblemKind, message: impl Into<String>) ->
 
 /// The tag in which a record says the lap budget it was played under
 /// (spec/notation.md §3.3): the tools read it under that budget.
-pub const LAP_BUDGET_TAG: &str = "LapBudget";
+pub const LAP_BUDGET_TAG: &str = mancala_notation::Record::LAP_BUDGET_TAG;
 
 /// The lap budget a record is read under: `flag` (`--lap-budget`) when
 /// given, else the record's `LapBudget` tag (`tag`), else the default.

@@ -399,11 +399,16 @@ pub fn visit_json_game<V: Visitor>(
                 Some("is not a tag name (letters, digits and `_`, starting with a letter)".into())
             } else if Record::TYPED_TAGS.contains(&name) || StandardTags::NAMES.contains(&name) {
                 Some("has a key of its own in a record, not a place in \"extra\"".into())
-            } else if let Some(typed) = Record::typed_tag_in_other_case(name) {
+            } else if let Some(read) = Record::read_tag_in_other_case(name) {
                 // MGN refuses it as a misspelling, so the record written
                 // for it would not read back.
+                let place = if Record::TYPED_TAGS.contains(&read) {
+                    "has a key of its own in a record"
+                } else {
+                    "is an extra tag the tools read"
+                };
                 Some(format!(
-                    "is `{typed}` in other case (tag names are case-sensitive; `{typed}` has a key of its own in a record)"
+                    "is `{read}` in other case (tag names are case-sensitive; `{read}` {place})"
                 ))
             } else if !seen.insert(name.to_owned()) {
                 Some("is given twice".into())
@@ -846,6 +851,11 @@ mod tests {
             (
                 r#"{"game":"olowuka","extra":[{"name":"RESULT","value":"x"}],"result":"*"}"#,
                 "`RESULT` is `Result` in other case",
+                "{",
+            ),
+            (
+                r#"{"game":"olowuka","extra":[{"name":"Lapbudget","value":"5"}],"result":"*"}"#,
+                "`Lapbudget` is `LapBudget` in other case (tag names are case-sensitive; `LapBudget` is an extra tag the tools read)",
                 "{",
             ),
             (

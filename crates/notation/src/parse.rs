@@ -867,12 +867,12 @@ impl<'a> GameParser<'a> {
                 TagName::Other => {
                     // A tag the notation reads, in other case, would be kept
                     // as text and the record read without it.
-                    if let Some(typed) = Record::typed_tag_in_other_case(name) {
+                    if let Some(read) = Record::read_tag_in_other_case(name) {
                         let at = line.start + 1;
                         return Err(ParseError::new(
                             at..at + name.len(),
                             format!(
-                                "unknown tag `{name}` (did you mean `{typed}`? tag names are case-sensitive)"
+                                "unknown tag `{name}` (did you mean `{read}`? tag names are case-sensitive)"
                             ),
                         ));
                     }
@@ -1720,6 +1720,15 @@ mod tests {
                 "[Game \"olowuka\"]\n[Setup \"S 4,4,4,4,4,4/4,4,4,4,4,4 0-0\"]\n\n*\n",
                 "unknown tag `Setup` (did you mean `SetUp`? tag names are case-sensitive)",
             ),
+            (
+                "[Game \"olowuka\"]\n[lapbudget \"5\"]\n\n*\n",
+                "unknown tag `lapbudget` (did you mean `LapBudget`? tag names are case-sensitive)",
+            ),
+            (
+                "[Game \"olowuka\"]\n[LAPBUDGET \"5\"]\n\n*\n",
+                "unknown tag `LAPBUDGET` (did you mean `LapBudget`? tag names are case-sensitive)",
+            ),
+            ("[Game \"olowuka\"]\n[LapBudget \"5\"]\n\n*\n", ""),
             ("[Game \"olowuka\"]\n[event \"kept as text\"]\n\n*\n", ""),
             (
                 "[Name \"olowuka\"]\n\n*\n",

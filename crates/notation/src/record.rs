@@ -105,15 +105,30 @@ impl Record {
     /// Tags with a typed field of their own: [`Record::set_tag`] refuses them.
     pub const TYPED_TAGS: [&'static str; 5] = ["Game", "Options", "SetUp", "Result", "Termination"];
 
-    /// The typed tag that `name` spells in other case (`Setup`, `game`):
-    /// the reader refuses such a name, which would leave the record read
-    /// without the tag that was meant.
+    /// The plain tag the tools read back (spec/notation.md §3.3): the lap
+    /// budget a game was played under.
+    pub const LAP_BUDGET_TAG: &'static str = "LapBudget";
+
+    /// The tags the tools read: the typed ones and [`Record::LAP_BUDGET_TAG`].
+    pub const READ_TAGS: [&'static str; 6] = [
+        "Game",
+        "Options",
+        "SetUp",
+        "Result",
+        "Termination",
+        Record::LAP_BUDGET_TAG,
+    ];
+
+    /// The tag the tools read ([`Record::READ_TAGS`]) that `name` spells
+    /// in other case (`Setup`, `game`, `lapbudget`): the reader refuses
+    /// such a name, which would leave the record read without the tag
+    /// that was meant.
     #[must_use]
-    pub fn typed_tag_in_other_case(name: &str) -> Option<&'static str> {
+    pub fn read_tag_in_other_case(name: &str) -> Option<&'static str> {
         // Lengths first: every tag the reader does not know asks, and
-        // hardly any has a typed tag's length and letters.
-        Record::TYPED_TAGS.into_iter().find(|typed| {
-            typed.len() == name.len() && *typed != name && typed.eq_ignore_ascii_case(name)
+        // hardly any has a read tag's length and letters.
+        Record::READ_TAGS.into_iter().find(|read| {
+            read.len() == name.len() && *read != name && read.eq_ignore_ascii_case(name)
         })
     }
 
@@ -131,8 +146,8 @@ impl Record {
             return Err(format!("the value of tag `{name}` spans lines"));
         }
         // It would not parse back: the reader refuses it as a misspelling.
-        if let Some(typed) = Record::typed_tag_in_other_case(name) {
-            return Err(format!("`{name}` is `{typed}` in other case"));
+        if let Some(read) = Record::read_tag_in_other_case(name) {
+            return Err(format!("`{name}` is `{read}` in other case"));
         }
         if let Some(slot) = self.tags.get_mut(name) {
             *slot = Some(value);
