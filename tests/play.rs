@@ -549,8 +549,9 @@ fn match_statistics_give_the_standard_values() {
     let e = wdl.estimate().unwrap();
     close(e.score, 0.7);
     close(e.elo, 147.19);
-    close(e.low, 86.23);
-    close(e.high, 218.25);
+    let (low, high) = e.interval.unwrap();
+    close(low, 86.23);
+    close(high, 218.25);
     close(wdl.mirrored().estimate().unwrap().elo, -e.elo);
     // Pairs LL 5, LD 10, DD/WL 40, WD 30, WW 15: pair scores 0, ¼, ½, ¾,
     // 1 give s = 0.6 and the pentanomial variance 0.05·0.36 + 0.1·0.1225 +
@@ -559,8 +560,30 @@ fn match_statistics_give_the_standard_values() {
     let pairs = Pentanomial([5, 10, 40, 30, 15]);
     let e = pairs.estimate().unwrap();
     close(e.elo, 70.44);
-    close(e.low, 34.88);
-    close(e.high, 107.51);
+    let (low, high) = e.interval.unwrap();
+    close(low, 34.88);
+    close(high, 107.51);
+    // Pairs all in one bin do not vary: no interval, whatever the score.
+    for bin in 0..5 {
+        let mut counts = [0; 5];
+        counts[bin] = 3;
+        let e = Pentanomial(counts).estimate().unwrap();
+        assert_eq!(e.interval, None, "{counts:?}");
+        close(e.score, bin as f64 / 4.0);
+    }
+    let all_won = Wdl {
+        wins: 4,
+        draws: 0,
+        losses: 0,
+    };
+    assert_eq!(all_won.estimate().unwrap().interval, None);
+    assert!(
+        Pentanomial([0, 0, 1, 1, 0])
+            .estimate()
+            .unwrap()
+            .interval
+            .is_some()
+    );
     close(elo(expected_score(123.0)), 123.0);
     // The GSPRT of elo0 = 0 against elo1 = 5 on those pairs: 0.8762, the
     // value a brute-force maximisation of each hypothesis' likelihood
@@ -632,6 +655,76 @@ fn a_match_of_an_engine_against_itself_is_split_evenly() {
         assert_eq!(first["score"], 0.5, "{summary}");
         assert_eq!(summary["elo"]["difference"], 0.0, "{summary}");
     }
+}
+
+/// What a match summary cannot know yet it says so: no share before a game
+/// is scored, no interval while every pair is in one bin (and no -0.0),
+/// and two engines of one name told apart.
+#[test]
+fn match_summaries_say_what_is_not_known_yet() {
+    let unscored = [
+        "--pairs",
+        "1",
+        "--south",
+        "random",
+        "--north",
+        "random",
+        "--max-plies",
+        "5",
+    ];
+    let out = run("mancala-play", &unscored, b"");
+    assert_eq!(out.code, 0, "{}", out.snapshot());
+    for line in [
+        "  random (1): won 0, drawn 0, lost 0: 0 of 0 (n/a)\n",
+        "  random (2): won 0, drawn 0, lost 0: 0 of 0 (n/a)\n",
+    ] {
+        assert!(out.stderr.contains(line), "{line}: {}", out.stderr);
+    }
+    assert!(!out.stderr.contains("Elo"), "{}", out.stderr);
+    let json = run(
+        "mancala-play",
+        &[&unscored[..], &["--format", "json"]].concat(),
+        b"",
+    );
+    let summary = match_summary(&json.stderr);
+    assert_eq!(
+        summary["engines"][0]["score"],
+        serde_json::Value::Null,
+        "{summary}"
+    );
+    assert_eq!(summary["engines"][0]["engine"], "random", "{summary}");
+    assert!(summary.get("elo").is_none(), "{summary}");
+
+    // An engine against itself: every pair a win and a loss, or two draws.
+    let even = [
+        "--pairs",
+        "2",
+        "--south",
+        "alphabeta:depth=3,seed=5",
+        "--north",
+        "alphabeta:depth=3,seed=5",
+        "--opening-plies",
+        "3",
+    ];
+    let out = run("mancala-play", &even, b"");
+    assert_eq!(out.code, 0, "{}", out.snapshot());
+    let line = "  Elo difference: +0.0 (95% interval n/a, pentanomial)\n";
+    assert!(out.stderr.contains(line), "{}", out.stderr);
+    assert!(out.stderr.contains("Elo +0.0 [n/a]"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("alphabeta depth=3 seed=5 (2): won"),
+        "{}",
+        out.stderr
+    );
+    let json = run(
+        "mancala-play",
+        &[&even[..], &["--format", "json"]].concat(),
+        b"",
+    );
+    assert!(!json.stderr.contains("-0.0"), "{}", json.stderr);
+    let summary = match_summary(&json.stderr);
+    let elo = serde_json::json!({"difference": 0.0, "low": null, "high": null});
+    assert_eq!(summary["elo"], elo, "{summary}");
 }
 
 /// Colours reverse within a pair, both games from one opening; every record

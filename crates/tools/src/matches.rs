@@ -26,7 +26,7 @@ use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
 use crate::parallel::{self, Delivery, Reading};
 use crate::play::{Args, MAX_PLY_BYTES, MAX_RECORD_BYTES, Session, mix, noun, undecided_note};
 use crate::progress::Progress;
-use crate::stats::{Pentanomial, Verdict, Wdl};
+use crate::stats::{Estimate, Pentanomial, Verdict, Wdl};
 
 /// A time control: a fixed time per move, or a clock with an increment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -553,9 +553,33 @@ fn signed(elo: f64) -> String {
     format!("{:+.1}", elo + 0.0)
 }
 
-/// A JSON number, or `null` where it is not finite.
+/// A JSON number, or `null` where it is not finite (-0.0 is written 0.0).
 fn json_number(x: f64) -> serde_json::Value {
-    serde_json::Number::from_f64(x).map_or(serde_json::Value::Null, serde_json::Value::Number)
+    serde_json::Number::from_f64(x + 0.0).map_or(serde_json::Value::Null, serde_json::Value::Number)
+}
+
+/// An estimate's interval as text: `+1.0, +9.0` joined by `sep`, or `n/a`.
+fn interval_text(e: &Estimate, sep: &str) -> String {
+    match e.interval {
+        Some((low, high)) => format!("{}{sep}{}", signed(low), signed(high)),
+        None => "n/a".to_owned(),
+    }
+}
+
+/// The engines' names as the summaries show them: the same spec on both
+/// sides (`random` against `random`) is told apart as `random (1)` and
+/// `random (2)`, the first engine being South in the first game.
+fn labels(names: &[String; 2]) -> [String; 2] {
+    if names[0] == names[1] {
+        [format!("{} (1)", names[0]), format!("{} (2)", names[1])]
+    } else {
+        names.clone()
+    }
+}
+
+/// A share of the points, or `None` before any game is scored.
+fn score_of(wdl: &Wdl) -> Option<f64> {
+    (wdl.games() > 0).then(|| wdl.points() / wdl.games() as f64)
 }
 
 fn verdict_word(verdict: Verdict) -> &'static str {
@@ -569,13 +593,14 @@ fn verdict_word(verdict: Verdict) -> &'static str {
 /// The line shown after each pair: the score, Elo so far, and the LLR.
 fn progress_line(m: &Match<'_>, tally: &Tally, total: u64) -> String {
     let wdl = tally.wdl;
+    let labels = labels(&m.names);
     let mut line = format!(
         "pair {}/{total}: {} {}-{} {} (W{} D{} L{}), pairs {:?}",
         tally.pairs,
-        m.names[0],
+        labels[0],
         wdl.points(),
         wdl.mirrored().points(),
-        m.names[1],
+        labels[1],
         wdl.wins,
         wdl.draws,
         wdl.losses,
@@ -583,10 +608,9 @@ fn progress_line(m: &Match<'_>, tally: &Tally, total: u64) -> String {
     );
     if let Some(e) = tally.pentanomial.estimate() {
         line.push_str(&format!(
-            ", Elo {} [{}, {}]",
+            ", Elo {} [{}]",
             signed(e.elo),
-            signed(e.low),
-            signed(e.high)
+            interval_text(&e, ", ")
         ));
     }
     if let Some(sprt) = m.args.sprt {
@@ -618,7 +642,7 @@ fn summary(m: &Match<'_>, tally: &Tally, stopped: Option<Verdict>, format: Forma
                         "wins": wdl[i].wins,
                         "draws": wdl[i].draws,
                         "losses": wdl[i].losses,
-                        "score": json_number(wdl[i].points() / wdl[i].games().max(1) as f64),
+                        "score": score_of(&wdl[i]).map_or(serde_json::Value::Null, json_number),
                         "time_losses": tally.time_losses[i],
                     })
                 })
@@ -635,8 +659,8 @@ fn summary(m: &Match<'_>, tally: &Tally, stopped: Option<Verdict>, format: Forma
             if let Some(e) = estimate {
                 json["elo"] = serde_json::json!({
                     "difference": json_number(e.elo),
-                    "low": json_number(e.low),
-                    "high": json_number(e.high),
+                    "low": e.interval.map_or(serde_json::Value::Null, |(low, _)| json_number(low)),
+                    "high": e.interval.map_or(serde_json::Value::Null, |(_, high)| json_number(high)),
                 });
             }
             if let Some((sprt, llr, verdict)) = sprt {
@@ -660,16 +684,17 @@ fn summary(m: &Match<'_>, tally: &Tally, stopped: Option<Verdict>, format: Forma
                 "match: {} {noun} in {} pairs, colours reversed in each pair\n",
                 tally.games, tally.pairs
             );
+            let labels = labels(&m.names);
             for (i, wdl) in wdl.iter().enumerate() {
                 let games = wdl.games();
                 text.push_str(&format!(
-                    "  {}: won {}, drawn {}, lost {}: {} of {games} ({:.1}%){}\n",
-                    m.names[i],
+                    "  {}: won {}, drawn {}, lost {}: {} of {games} ({}){}\n",
+                    labels[i],
                     wdl.wins,
                     wdl.draws,
                     wdl.losses,
                     wdl.points(),
-                    100.0 * wdl.points() / games.max(1) as f64,
+                    score_of(wdl).map_or("n/a".to_owned(), |s| format!("{:.1}%", 100.0 * s)),
                     match tally.time_losses[i] {
                         0 => String::new(),
                         n => format!(", {n} lost on time"),
@@ -683,10 +708,9 @@ fn summary(m: &Match<'_>, tally: &Tally, stopped: Option<Verdict>, format: Forma
             ));
             if let Some(e) = estimate {
                 text.push_str(&format!(
-                    "  Elo difference: {} (95% interval {} to {}, pentanomial)\n",
+                    "  Elo difference: {} (95% interval {}, pentanomial)\n",
                     signed(e.elo),
-                    signed(e.low),
-                    signed(e.high)
+                    interval_text(&e, " to ")
                 ));
             }
             if let Some((sprt, llr, verdict)) = sprt {

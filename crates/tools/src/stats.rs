@@ -68,21 +68,28 @@ pub struct Estimate {
     /// The mean score the estimate is of.
     pub score: f64,
     pub elo: f64,
-    /// The interval's ends, `E(s - 1.96σ)` and `E(s + 1.96σ)`.
-    pub low: f64,
-    pub high: f64,
+    /// The interval's ends, `E(s - 1.96σ)` and `E(s + 1.96σ)`; `None`
+    /// when the results so far do not vary (one kind of result only: every
+    /// pair in one bin, a score of 0 or 1), since σ is then 0 and the
+    /// interval would shrink to a point however few the results.
+    pub interval: Option<(f64, f64)>,
 }
 
 impl Estimate {
     /// From a mean score, the variance of one observation, and their count.
     fn new(score: f64, var: f64, n: f64) -> Estimate {
         let margin = Z95 * (var / n).sqrt();
+        let interval = (var > 0.0).then(|| {
+            // A score cannot leave [0, 1]: an end beyond is infinite.
+            (
+                elo((score - margin).max(0.0)),
+                elo((score + margin).min(1.0)),
+            )
+        });
         Estimate {
             score,
             elo: elo(score),
-            // A score cannot leave [0, 1]: an end beyond is infinite.
-            low: elo((score - margin).max(0.0)),
-            high: elo((score + margin).min(1.0)),
+            interval,
         }
     }
 }
