@@ -903,6 +903,22 @@ fn match_losses_on_time_are_reported() {
     assert!(out.stdout.contains("\"TimeForfeit\""), "{}", out.stdout);
     let checked = run("mancala-validate", &["-q"], out.stdout.as_bytes());
     assert_eq!(checked.code, 0, "{}", checked.snapshot());
+    // A time control bounds every move: a deep search is not warned of.
+    let deep = [
+        "--pairs",
+        "1",
+        "--south",
+        "alphabeta:depth=20",
+        "--north",
+        "greedy",
+    ];
+    let timed = run(
+        "mancala-play",
+        &[&deep[..], &["--tc", "st=0.01", "-q"]].concat(),
+        b"",
+    );
+    assert_eq!(timed.code, 0, "{}", timed.snapshot());
+    assert!(!timed.stderr.contains("may take hours"), "{}", timed.stderr);
     let bad = run("mancala-play", &["--pairs", "1", "--tc", "ten"], b"");
     assert_eq!(bad.code, 2, "{}", bad.snapshot());
     let human = run("mancala-play", &["--pairs", "1", "--south", "human"], b"");

@@ -773,9 +773,12 @@ pub fn run(args: &Args, pairs: u64) -> io::Result<u8> {
         }
     }
     let specs = [specs[0], specs[1]];
-    for text in [&args.players.south, &args.players.north] {
-        if let Some(warning) = crate::play::deep_search_warning(text) {
-            output::error_line(&warning);
+    // A time control bounds every move, however deep the search may go.
+    if args.tc.is_none() {
+        for text in [&args.players.south, &args.players.north] {
+            if let Some(warning) = crate::play::deep_search_warning(text) {
+                output::error_line(&warning);
+            }
         }
     }
     // The record tags name each engine with its own settings (a clock

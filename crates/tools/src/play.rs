@@ -25,7 +25,7 @@ use mancala_diagram::{Board, Highlights, Style, draw_board, draw_position};
 
 const EXAMPLES: &str = "\
 Players: random, greedy, alphabeta[:depth=N,ms=T] (depth at most 64; past 14 with no ms=
-it warns that a move may take hours), mcts[:playouts=N,ms=T], human. Every engine also
+or --tc it warns that a move may take hours), mcts[:playouts=N,ms=T], human. Every engine also
 takes seed=S, its own seed instead of one drawn from --seed; the record's South and North
 tags write every setting.
 
