@@ -209,6 +209,17 @@ fn thresholds_must_grow() {
     );
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("thresholds"), "{}", out.stderr);
+    // Equal is not growing: no loss could be an inaccuracy and not a mistake.
+    let equal = run(
+        "mancala-analyze",
+        &["--inaccuracy", "1", "--mistake", "1", "-"],
+        b"",
+    );
+    assert_eq!(equal.code, 2);
+    assert_eq!(
+        equal.stderr,
+        "error: the thresholds must grow: --inaccuracy < --mistake < --blunder, not 1 1 6\n"
+    );
     let bad = run("mancala-analyze", &["--blunder", "lots"], b"");
     assert_eq!(bad.code, 2);
 }

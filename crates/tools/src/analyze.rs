@@ -609,10 +609,15 @@ pub fn run(args: &Args) -> io::Result<u8> {
     if crate::meta::handle::<Args>(&args.meta)? {
         return Ok(EXIT_OK);
     }
-    if !(args.inaccuracy <= args.mistake && args.mistake <= args.blunder) {
-        output::error_line(
-            "error: the thresholds must grow: --inaccuracy <= --mistake <= --blunder",
-        );
+    // Equal thresholds would leave a verdict that no loss can reach.
+    if !(args.inaccuracy < args.mistake && args.mistake < args.blunder) {
+        let seeds = |hundredths: i32| f64::from(hundredths) / 100.0;
+        output::error_line(&format!(
+            "error: the thresholds must grow: --inaccuracy < --mistake < --blunder, not {} {} {}",
+            seeds(args.inaccuracy),
+            seeds(args.mistake),
+            seeds(args.blunder)
+        ));
         return Ok(EXIT_FAILURE);
     }
     let limit = if args.solve {
