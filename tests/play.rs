@@ -921,6 +921,22 @@ fn match_losses_on_time_are_reported() {
     assert!(!timed.stderr.contains("may take hours"), "{}", timed.stderr);
     let bad = run("mancala-play", &["--pairs", "1", "--tc", "ten"], b"");
     assert_eq!(bad.code, 2, "{}", bad.snapshot());
+    assert!(
+        bad.stderr.contains("`ten` is not a number of seconds"),
+        "{}",
+        bad.stderr
+    );
+    for (tc, said) in [
+        ("1e300", "`1e300`"),
+        ("1e15+1e15", "`1e15`"),
+        ("10+inf", "`inf`"),
+    ] {
+        let large = run("mancala-play", &["--pairs", "1", "--tc", tc], b"");
+        assert_eq!(large.code, 2, "{}", large.snapshot());
+        let message =
+            format!("{said} seconds is too large (a time control is below 1000000000 seconds)");
+        assert!(large.stderr.contains(&message), "{tc}: {}", large.stderr);
+    }
     let human = run("mancala-play", &["--pairs", "1", "--south", "human"], b"");
     assert_eq!(human.code, 2, "{}", human.snapshot());
 }

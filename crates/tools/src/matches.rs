@@ -37,6 +37,9 @@ pub enum TimeControl {
     Clock { base: Duration, increment: Duration },
 }
 
+/// A time control's times are below this many seconds (some 31 years).
+const MAX_SECONDS: f64 = 1e9;
+
 impl std::str::FromStr for TimeControl {
     type Err = String;
 
@@ -44,12 +47,13 @@ impl std::str::FromStr for TimeControl {
     /// or `st=0.1` (0.1 s a move).
     fn from_str(s: &str) -> Result<TimeControl, String> {
         let seconds = |t: &str| -> Result<Duration, String> {
-            t.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e9)
-                .map(Duration::from_secs_f64)
-                .ok_or_else(|| format!("`{t}` is not a number of seconds"))
+            match t.trim().parse::<f64>() {
+                Ok(v) if (0.0..MAX_SECONDS).contains(&v) => Ok(Duration::from_secs_f64(v)),
+                Ok(v) if v >= MAX_SECONDS => Err(format!(
+                    "`{t}` seconds is too large (a time control is below {MAX_SECONDS} seconds)"
+                )),
+                _ => Err(format!("`{t}` is not a number of seconds")),
+            }
         };
         if let Some(per_move) = s.strip_prefix("st=") {
             let time = seconds(per_move)?;
