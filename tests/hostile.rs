@@ -598,3 +598,37 @@ fn a_fifo_named_on_the_command_line_is_read() {
     assert_eq!(out.stdout.matches("[Game ").count(), 1, "{}", out.stdout);
     writer.join().unwrap().unwrap();
 }
+
+/// A record whose capture count is wrong: invalid input.
+const BAD_CAPTURE: &str = "[Game \"olowuka\"]\n[Result \"*\"]\n\n1. E e+9 *\n";
+
+#[test]
+fn a_closed_stderr_loses_diagnostics_but_neither_games_nor_the_status() {
+    // Enough bad games that their diagnostics overrun any pipe buffer, then
+    // a good one: it must still be written, and the status still say 1.
+    let mut input = BAD_CAPTURE.repeat(300);
+    input.push_str(GAME);
+    let file = temp_file("bad-then-good.mgn", input.as_bytes());
+    let file = file.to_str().unwrap();
+    for (tool, args, written) in [
+        ("mancala-validate", &[][..], "1. D *"),
+        ("mancala-validate", &["-q"][..], "1. D *"),
+        ("mancala-render", &[][..], "\n"),
+        ("mancala-analyze", &["--depth", "1"][..], "1. D"),
+        ("mancala-filter", &[][..], "1. D *"),
+        ("mancala-play", &["--plies", "0"][..], "1. D *"),
+    ] {
+        let mut child = common::command(tool, &[args, &[file]].concat())
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader of stderr goes away before the tool writes anything.
+        drop(child.stderr.take());
+        let out = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{tool} {args:?}: {stdout}");
+        assert!(stdout.contains(written), "{tool} {args:?}: {stdout}");
+    }
+}

@@ -95,8 +95,18 @@ pub fn error_line(message: &str) {
     let _ = writeln!(err, "{message}");
 }
 
-/// Turns a tool's result into its exit code: a broken pipe (the reader went
-/// away, as with `| head`) ends quietly and successfully.
+/// Writes diagnostics already formatted (their line breaks included) to
+/// stderr. A failing stderr (a closed pipe, a full disk) is ignored like
+/// [`error_line`]'s: the diagnostics are lost, but the run goes on and its
+/// exit status still says what the input was.
+pub fn diagnostics(text: &str) {
+    let _ = io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// Turns a tool's result into its exit code: a broken pipe (the reader of
+/// stdout went away, as with `| head`) ends quietly and successfully. Only
+/// stdout's writes reach here: stderr's errors are ignored where they
+/// happen ([`error_line`], [`diagnostics`]).
 #[must_use]
 pub fn finish(result: io::Result<u8>) -> ExitCode {
     match result {

@@ -685,7 +685,7 @@ impl Tool<'_> {
             let mut report = String::new();
             diagnostic::render_problems(&mut report, file, text, &checked.problems, self.err_color);
             self.out.flush()?;
-            io::stderr().lock().write_all(report.as_bytes())?;
+            crate::output::diagnostics(&report);
             self.invalid += 1;
             if drawing.is_empty() {
                 return Ok(());
@@ -720,7 +720,7 @@ impl Tool<'_> {
             let mut report = String::new();
             diagnostic::render_problems(&mut report, file, text, &checked.problems, self.err_color);
             self.out.flush()?;
-            io::stderr().lock().write_all(report.as_bytes())?;
+            crate::output::diagnostics(&report);
             self.invalid += 1;
             return Ok(());
         }
@@ -958,7 +958,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 tool.draw_game(moves_arg::NAME, 1, (Form::Mgn, &text), Some(parsed))?
             }
             Err((report, code)) => {
-                io::stderr().lock().write_all(report.as_bytes())?;
+                crate::output::diagnostics(&report);
                 return Ok(code);
             }
         }
