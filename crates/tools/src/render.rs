@@ -537,6 +537,24 @@ fn frames_of(
             };
             return Ok((Drawing::Laps { before, mv }, checked));
         }
+        // An open range asks for every ply there is; of a game of none,
+        // that is its set-up, drawn as `--ply 0` draws it and headed as
+        // the game stands (over, or the starting position).
+        Selection::Plies { plies, rounds }
+            if frames.is_empty()
+                && replay.plies == 0
+                && *plies.start() <= 1
+                && *plies.end() == usize::MAX
+                && rounds.contains(&(game.position().round() as usize)) =>
+        {
+            let mut frame = position_frame(&first()?);
+            frame.board.over = replay.outcome().is_some();
+            frame
+                .heading
+                .push(outcome_line(parsed.record.result, replay));
+            frame.heading.retain(|h| !h.is_empty());
+            frames.push(frame);
+        }
         Selection::Plies { .. } if frames.is_empty() => {
             let rounds = game.position().round() as usize;
             return Err(if replay.rules.is_some_and(|r| r.game().has_rounds()) {
