@@ -526,6 +526,25 @@ fn a_page_says_an_evaluation_once() {
     );
 }
 
+#[test]
+fn the_page_of_a_game_over_before_its_first_move_says_so() {
+    let record = "[Game \"olowuka\"]\n[SetUp \"S 0,0,0,0,0,0/1,1,1,1,1,1 20-22\"]\n\
+                  [Result \"20-28\"]\n\n20-28\n";
+    let heading = "game over (no-moves): south 20 - north 28 with the rows' seeds; north wins";
+    let text = run("mancala-render", &["-"], record.as_bytes());
+    assert_eq!(text.code, 0, "{}", text.snapshot());
+    assert!(text.stdout.contains(heading), "{}", text.stdout);
+    let page = run(
+        "mancala-render",
+        &["--format", "html", "-"],
+        record.as_bytes(),
+    );
+    assert_eq!(page.code, 0, "{}", page.snapshot());
+    assert!(page.stdout.contains(heading), "the text's heading");
+    assert!(!page.stdout.contains("the starting position"));
+    assert!(!page.stdout.contains("to move"), "nobody is to move");
+}
+
 /// Tags and comments are input: a page or a picture carries none of their
 /// control characters (NUL, ESC, C1) or bidi controls raw, only their
 /// escapes, as the text diagrams write them.

@@ -754,7 +754,18 @@ impl Tool<'_> {
         };
         let source = format!("{}: game {index}", source_name(file));
         let facts = game_facts(source, Some(&parsed.record), self.args.ply.unwrap_or(0));
-        match page::page(parsed, start, &facts, self.args.max_laps as usize) {
+        let over_at_start = checked
+            .replay
+            .as_ref()
+            .filter(|replay| replay.plies == 0 && replay.outcome().is_some())
+            .map(|replay| outcome_line(parsed.record.result, replay));
+        match page::page(
+            parsed,
+            start,
+            &facts,
+            self.args.max_laps as usize,
+            over_at_start,
+        ) {
             Ok(document) => {
                 self.pictures.html(&mut self.out, self.seen, document)?;
                 self.drawn += 1;
