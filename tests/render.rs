@@ -271,6 +271,30 @@ fn a_ply_that_does_not_exist() {
 }
 
 #[test]
+fn a_page_at_a_ply_that_does_not_exist_is_refused_as_text_is() {
+    let game = "fixtures/validate/valid-olowuka.mgn";
+    let text = run("mancala-render", &["--ply", "999", game], b"");
+    let page = run(
+        "mancala-render",
+        &["--format", "html", "--ply", "999", game],
+        b"",
+    );
+    assert_eq!(page.code, 1, "{}", page.snapshot());
+    assert!(page.stdout.is_empty(), "no page");
+    assert_eq!(page.stderr, text.stderr);
+    assert!(
+        page.stderr
+            .contains("there is no ply 999: the game has 25 plies")
+    );
+    let last = run(
+        "mancala-render",
+        &["--format", "html", "--ply", "25", game],
+        b"",
+    );
+    assert_eq!(last.code, 0, "{}", last.snapshot());
+}
+
+#[test]
 fn colour_only_when_asked() {
     let plain = run(
         "mancala-render",

@@ -752,6 +752,14 @@ impl Tool<'_> {
             Ok(start) => start,
             Err(problem) => return self.not_drawn(file, index, &problem.message),
         };
+        let plies = checked.replay.as_ref().map_or(0, |replay| replay.plies);
+        if let Some(n) = self.args.ply.filter(|&n| n > plies) {
+            let message = format!(
+                "there is no ply {n}: the game has {}",
+                plural(plies as u64, "ply")
+            );
+            return self.not_drawn(file, index, &message);
+        }
         let source = format!("{}: game {index}", source_name(file));
         let facts = game_facts(source, Some(&parsed.record), self.args.ply.unwrap_or(0));
         let over_at_start = checked
