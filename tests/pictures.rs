@@ -778,6 +778,42 @@ fn output_dir_replaces_a_file_only_when_forced() {
     assert_eq!(names_in(&dir), written, "no temporary file left");
 }
 
+#[test]
+fn an_output_dir_that_is_a_file_or_a_dangling_link_is_not_a_directory() {
+    let dir = scratch("output-dir-not-a-directory");
+    let file = dir.join("a-file");
+    std::fs::write(&file, b"mine").unwrap();
+    let mut places = vec![file.clone()];
+    #[cfg(unix)]
+    {
+        let link = dir.join("a-dangling-link");
+        std::os::unix::fs::symlink(dir.join("nothing-here"), &link).unwrap();
+        places.push(link);
+    }
+    for place in places {
+        let place_text = place.to_str().unwrap();
+        let out = run(
+            "mancala-render",
+            &[
+                "--format",
+                "html",
+                "--output-dir",
+                place_text,
+                "fixtures/pictures/olowuka.mgn",
+            ],
+            b"",
+        );
+        assert_eq!(out.code, 2, "{}", out.snapshot());
+        assert!(
+            out.stderr
+                .contains(&format!("error: {place_text} is not a directory")),
+            "{}",
+            out.stderr
+        );
+    }
+    assert_eq!(std::fs::read(&file).unwrap(), b"mine");
+}
+
 /// A write that fails (here a file size limit, as a full disk would)
 /// leaves neither a partial document nor the temporary file, and exits 2.
 #[cfg(unix)]
