@@ -598,3 +598,99 @@ fn a_fifo_named_on_the_command_line_is_read() {
     assert_eq!(out.stdout.matches("[Game ").count(), 1, "{}", out.stdout);
     writer.join().unwrap().unwrap();
 }
+
+/// A record whose capture count is wrong: invalid input.
+const BAD_CAPTURE: &str = "[Game \"olowuka\"]\n[Result \"*\"]\n\n1. E e+9 *\n";
+
+#[test]
+fn a_closed_stderr_loses_diagnostics_but_neither_games_nor_the_status() {
+    // Enough bad games that their diagnostics overrun any pipe buffer, then
+    // a good one: it must still be written, and the status still say 1.
+    let mut input = BAD_CAPTURE.repeat(300);
+    input.push_str(GAME);
+    let file = temp_file("bad-then-good.mgn", input.as_bytes());
+    let file = file.to_str().unwrap();
+    for (tool, args, written) in [
+        ("mancala-validate", &[][..], "1. D *"),
+        ("mancala-validate", &["-q"][..], "1. D *"),
+        ("mancala-render", &[][..], "\n"),
+        ("mancala-analyze", &["--depth", "1"][..], "1. D"),
+        ("mancala-filter", &[][..], "1. D *"),
+        ("mancala-play", &["--plies", "0"][..], "1. D *"),
+    ] {
+        let mut child = common::command(tool, &[args, &[file]].concat())
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader of stderr goes away before the tool writes anything.
+        drop(child.stderr.take());
+        let out = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{tool} {args:?}: {stdout}");
+        assert!(stdout.contains(written), "{tool} {args:?}: {stdout}");
+    }
+}
+
+/// Runs a tool under `ulimit -f 10` (10 KiB) from the workspace root,
+/// its stdout into `stdout`.
+#[cfg(unix)]
+fn run_under_file_size_limit(tool: &str, args: &[&str], stdout: &std::path::Path) -> common::Run {
+    let bin = common::bin(tool);
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -f 10 && exec \"$0\" \"$@\"")
+        .arg(&bin)
+        .args(args)
+        .current_dir(common::root())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::fs::File::create(stdout).unwrap())
+        .output()
+        .unwrap();
+    common::Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::new(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_write_past_the_file_size_limit_is_an_error_not_a_kill() {
+    let game =
+        std::fs::read_to_string(common::root().join("fixtures/pictures/olowuka.mgn")).unwrap();
+    let two = temp_file("two-games.mgn", format!("{game}\n{game}").as_bytes());
+    let dir = common::scratch("file-size-limit");
+    let out = run_under_file_size_limit(
+        "mancala-render",
+        &[
+            "--format",
+            "html",
+            "--output-dir",
+            dir.to_str().unwrap(),
+            two.to_str().unwrap(),
+        ],
+        &dir.with_extension("stdout"),
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("error: cannot write"), "{}", out.stderr);
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+
+    let many = temp_file("many-games.mgn", format!("{game}\n").repeat(200).as_bytes());
+    let out = run_under_file_size_limit(
+        "mancala-validate",
+        &[many.to_str().unwrap()],
+        &dir.with_extension("validated"),
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("error: cannot write to stdout"),
+        "{}",
+        out.stderr
+    );
+}

@@ -526,6 +526,25 @@ fn a_page_says_an_evaluation_once() {
     );
 }
 
+#[test]
+fn the_page_of_a_game_over_before_its_first_move_says_so() {
+    let record = "[Game \"olowuka\"]\n[SetUp \"S 0,0,0,0,0,0/1,1,1,1,1,1 20-22\"]\n\
+                  [Result \"20-28\"]\n\n20-28\n";
+    let heading = "game over (no-moves): south 20 - north 28 with the rows' seeds; north wins";
+    let text = run("mancala-render", &["-"], record.as_bytes());
+    assert_eq!(text.code, 0, "{}", text.snapshot());
+    assert!(text.stdout.contains(heading), "{}", text.stdout);
+    let page = run(
+        "mancala-render",
+        &["--format", "html", "-"],
+        record.as_bytes(),
+    );
+    assert_eq!(page.code, 0, "{}", page.snapshot());
+    assert!(page.stdout.contains(heading), "the text's heading");
+    assert!(!page.stdout.contains("the starting position"));
+    assert!(!page.stdout.contains("to move"), "nobody is to move");
+}
+
 /// Tags and comments are input: a page or a picture carries none of their
 /// control characters (NUL, ESC, C1) or bidi controls raw, only their
 /// escapes, as the text diagrams write them.
@@ -757,6 +776,42 @@ fn output_dir_replaces_a_file_only_when_forced() {
     assert_eq!(render_ok(&forced), listed);
     assert_eq!(std::fs::read(&third).unwrap(), drawn);
     assert_eq!(names_in(&dir), written, "no temporary file left");
+}
+
+#[test]
+fn an_output_dir_that_is_a_file_or_a_dangling_link_is_not_a_directory() {
+    let dir = scratch("output-dir-not-a-directory");
+    let file = dir.join("a-file");
+    std::fs::write(&file, b"mine").unwrap();
+    let mut places = vec![file.clone()];
+    #[cfg(unix)]
+    {
+        let link = dir.join("a-dangling-link");
+        std::os::unix::fs::symlink(dir.join("nothing-here"), &link).unwrap();
+        places.push(link);
+    }
+    for place in places {
+        let place_text = place.to_str().unwrap();
+        let out = run(
+            "mancala-render",
+            &[
+                "--format",
+                "html",
+                "--output-dir",
+                place_text,
+                "fixtures/pictures/olowuka.mgn",
+            ],
+            b"",
+        );
+        assert_eq!(out.code, 2, "{}", out.snapshot());
+        assert!(
+            out.stderr
+                .contains(&format!("error: {place_text} is not a directory")),
+            "{}",
+            out.stderr
+        );
+    }
+    assert_eq!(std::fs::read(&file).unwrap(), b"mine");
 }
 
 /// A write that fails (here a file size limit, as a full disk would)

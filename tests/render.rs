@@ -165,6 +165,60 @@ fn a_game_over_before_its_first_move_is_drawn_as_set_up() {
 }
 
 #[test]
+fn an_open_range_of_a_game_of_no_plies_draws_its_set_up() {
+    // `..` asks for every ply there is: of a valid game of none, its
+    // set-up, headed as the game stands; an explicit range beyond the
+    // game is still nothing drawn, exit 1.
+    let set_up = {
+        let out = run(
+            "mancala-render",
+            &["--ply", "0", "--format", "json", "-"],
+            OVER_AT_THE_START.as_bytes(),
+        );
+        assert_eq!(out.code, 0, "{}", out.snapshot());
+        let value: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+        value["frames"][0]["board"]["north"].clone()
+    };
+    for range in ["..", "1.."] {
+        let out = run(
+            "mancala-render",
+            &["--plies", range, "--format", "json", "-"],
+            OVER_AT_THE_START.as_bytes(),
+        );
+        assert_eq!(out.code, 0, "{range}: {}", out.snapshot());
+        let value: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+        let frames = value["frames"].as_array().unwrap();
+        assert_eq!(frames.len(), 1, "{range}");
+        assert_eq!(frames[0]["board"]["north"], set_up, "{range}");
+        assert_eq!(frames[0]["board"]["over"], true, "{range}");
+        let text = run(
+            "mancala-render",
+            &["--plies", range, "-"],
+            OVER_AT_THE_START.as_bytes(),
+        );
+        assert!(
+            text.stdout
+                .contains("game over (no-moves): south 20 - north 28"),
+            "{}",
+            text.snapshot()
+        );
+    }
+    for range in ["2..", "1..3"] {
+        let out = run(
+            "mancala-render",
+            &["--plies", range, "-"],
+            OVER_AT_THE_START.as_bytes(),
+        );
+        assert_eq!(out.code, 1, "{range}: {}", out.snapshot());
+        assert!(
+            out.stderr.contains("nothing in the plies asked for"),
+            "{}",
+            out.stderr
+        );
+    }
+}
+
+#[test]
 fn an_endless_move_lap_by_lap() {
     // Illegal, so exit 1 with the validator's error; drawn up to --max-laps
     // all the same, since that is how one sees why it never ends.
@@ -214,6 +268,30 @@ fn a_ply_that_does_not_exist() {
     );
     assert_eq!(out.code, 1);
     insta::assert_snapshot!(out.snapshot());
+}
+
+#[test]
+fn a_page_at_a_ply_that_does_not_exist_is_refused_as_text_is() {
+    let game = "fixtures/validate/valid-olowuka.mgn";
+    let text = run("mancala-render", &["--ply", "999", game], b"");
+    let page = run(
+        "mancala-render",
+        &["--format", "html", "--ply", "999", game],
+        b"",
+    );
+    assert_eq!(page.code, 1, "{}", page.snapshot());
+    assert!(page.stdout.is_empty(), "no page");
+    assert_eq!(page.stderr, text.stderr);
+    assert!(
+        page.stderr
+            .contains("there is no ply 999: the game has 25 plies")
+    );
+    let last = run(
+        "mancala-render",
+        &["--format", "html", "--ply", "25", game],
+        b"",
+    );
+    assert_eq!(last.code, 0, "{}", last.snapshot());
 }
 
 #[test]

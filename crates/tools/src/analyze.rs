@@ -689,7 +689,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                     // The summary follows its game: what is written so far
                     // goes first.
                     stdout.flush()?;
-                    io::stderr().lock().write_all(analysed.stderr.as_bytes())?;
+                    crate::output::diagnostics(&analysed.stderr);
                     args.max_errors.stop_at(games - valid)?;
                 }
             }

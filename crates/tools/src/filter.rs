@@ -391,7 +391,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 invalid += 1;
                 // The records before it go first, in input order.
                 stdout.flush()?;
-                io::stderr().lock().write_all(report.as_bytes())?;
+                crate::output::diagnostics(&report);
                 if args.max_errors.reached(invalid) {
                     stopped = true;
                     break;

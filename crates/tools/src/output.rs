@@ -95,8 +95,18 @@ pub fn error_line(message: &str) {
     let _ = writeln!(err, "{message}");
 }
 
-/// Turns a tool's result into its exit code: a broken pipe (the reader went
-/// away, as with `| head`) ends quietly and successfully.
+/// Writes diagnostics already formatted (their line breaks included) to
+/// stderr. A failing stderr (a closed pipe, a full disk) is ignored like
+/// [`error_line`]'s: the diagnostics are lost, but the run goes on and its
+/// exit status still says what the input was.
+pub fn diagnostics(text: &str) {
+    let _ = io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// Turns a tool's result into its exit code: a broken pipe (the reader of
+/// stdout went away, as with `| head`) ends quietly and successfully. Only
+/// stdout's writes reach here: stderr's errors are ignored where they
+/// happen ([`error_line`], [`diagnostics`]).
 #[must_use]
 pub fn finish(result: io::Result<u8>) -> ExitCode {
     match result {
@@ -114,6 +124,7 @@ pub fn finish(result: io::Result<u8>) -> ExitCode {
 /// output (a failed write is exit 2, a closed pipe a quiet success); a
 /// usage error is clap's message on stderr and exit 2.
 pub fn main<T: clap::Parser>(run: fn(&T) -> io::Result<u8>) -> ExitCode {
+    catch_file_size_limit();
     match T::try_parse() {
         Ok(args) => finish(run(&args)),
         Err(e) if e.use_stderr() => e.exit(),
@@ -127,6 +138,24 @@ pub fn main<T: clap::Parser>(run: fn(&T) -> io::Result<u8>) -> ExitCode {
             };
             finish(written.and_then(|()| out.flush()).map(|()| EXIT_OK))
         }
+    }
+}
+
+/// Catches SIGXFSZ, which a write past the file size limit (`ulimit -f`)
+/// raises and which by default kills the tool mid-write (exit 153, partial
+/// output, temporary files left). Caught, the write fails with `EFBIG`
+/// instead and goes the way of any write error: `cannot write`, exit 2,
+/// temporary files removed. If the handler cannot be installed the default
+/// stays; nothing else is lost.
+fn catch_file_size_limit() {
+    #[cfg(unix)]
+    {
+        use std::sync::Arc;
+        use std::sync::atomic::AtomicBool;
+        let _ = signal_hook::flag::register(
+            signal_hook::consts::SIGXFSZ,
+            Arc::new(AtomicBool::new(false)),
+        );
     }
 }
 

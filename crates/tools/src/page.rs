@@ -107,13 +107,16 @@ impl Line {
 }
 
 /// The page of the valid game `parsed`, from its start position `start`;
-/// `max_laps` laps drawn at most a move. `Err` when a move of the main line
-/// cannot be played (the check has said so).
+/// `max_laps` laps drawn at most a move; `over_at_start` is the heading of
+/// a game over before its first move (render's final-frame heading), for
+/// its only step. `Err` when a move of the main line cannot be played (the
+/// check has said so).
 pub fn page(
     parsed: &ParsedGame,
     start: Position,
     facts: &GameFacts,
     max_laps: usize,
+    over_at_start: Option<String>,
 ) -> Result<String, String> {
     let items = &parsed.record.items;
     let lead_len = items
@@ -131,7 +134,10 @@ pub fn page(
         })
         .collect();
     let mut first = position_frame(&start);
-    first.heading.push("the starting position".to_owned());
+    first.board.over = over_at_start.is_some();
+    first
+        .heading
+        .push(over_at_start.unwrap_or_else(|| "the starting position".to_owned()));
     let mut page = Page::new(&first, facts);
     let start_step = page.step(
         &first,

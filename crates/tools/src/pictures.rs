@@ -173,6 +173,11 @@ impl Pictures {
 }
 
 fn in_dir(dir: &Path, e: io::Error) -> io::Error {
+    // A file or a link to nothing in the folder's place: creating it fails
+    // with "File exists", which says the opposite of what is wrong.
+    if fs::symlink_metadata(dir).is_ok() && !dir.is_dir() {
+        return io::Error::new(e.kind(), format!("{} is not a directory", dir.display()));
+    }
     io::Error::new(e.kind(), format!("cannot create {}: {e}", dir.display()))
 }
 

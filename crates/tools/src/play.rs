@@ -531,8 +531,8 @@ impl Tool<'_> {
 
     fn report(&mut self, text: &str) -> io::Result<()> {
         self.out.flush()?;
-        self.progress
-            .aside(|| io::stderr().lock().write_all(text.as_bytes()))
+        self.progress.aside(|| crate::output::diagnostics(text));
+        Ok(())
     }
 
     /// Reports a note on a game, unless `--quiet`.

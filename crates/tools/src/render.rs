@@ -537,6 +537,24 @@ fn frames_of(
             };
             return Ok((Drawing::Laps { before, mv }, checked));
         }
+        // An open range asks for every ply there is; of a game of none,
+        // that is its set-up, drawn as `--ply 0` draws it and headed as
+        // the game stands (over, or the starting position).
+        Selection::Plies { plies, rounds }
+            if frames.is_empty()
+                && replay.plies == 0
+                && *plies.start() <= 1
+                && *plies.end() == usize::MAX
+                && rounds.contains(&(game.position().round() as usize)) =>
+        {
+            let mut frame = position_frame(&first()?);
+            frame.board.over = replay.outcome().is_some();
+            frame
+                .heading
+                .push(outcome_line(parsed.record.result, replay));
+            frame.heading.retain(|h| !h.is_empty());
+            frames.push(frame);
+        }
         Selection::Plies { .. } if frames.is_empty() => {
             let rounds = game.position().round() as usize;
             return Err(if replay.rules.is_some_and(|r| r.game().has_rounds()) {
@@ -685,7 +703,7 @@ impl Tool<'_> {
             let mut report = String::new();
             diagnostic::render_problems(&mut report, file, text, &checked.problems, self.err_color);
             self.out.flush()?;
-            io::stderr().lock().write_all(report.as_bytes())?;
+            crate::output::diagnostics(&report);
             self.invalid += 1;
             if drawing.is_empty() {
                 return Ok(());
@@ -720,7 +738,7 @@ impl Tool<'_> {
             let mut report = String::new();
             diagnostic::render_problems(&mut report, file, text, &checked.problems, self.err_color);
             self.out.flush()?;
-            io::stderr().lock().write_all(report.as_bytes())?;
+            crate::output::diagnostics(&report);
             self.invalid += 1;
             return Ok(());
         }
@@ -734,9 +752,28 @@ impl Tool<'_> {
             Ok(start) => start,
             Err(problem) => return self.not_drawn(file, index, &problem.message),
         };
+        let plies = checked.replay.as_ref().map_or(0, |replay| replay.plies);
+        if let Some(n) = self.args.ply.filter(|&n| n > plies) {
+            let message = format!(
+                "there is no ply {n}: the game has {}",
+                plural(plies as u64, "ply")
+            );
+            return self.not_drawn(file, index, &message);
+        }
         let source = format!("{}: game {index}", source_name(file));
         let facts = game_facts(source, Some(&parsed.record), self.args.ply.unwrap_or(0));
-        match page::page(parsed, start, &facts, self.args.max_laps as usize) {
+        let over_at_start = checked
+            .replay
+            .as_ref()
+            .filter(|replay| replay.plies == 0 && replay.outcome().is_some())
+            .map(|replay| outcome_line(parsed.record.result, replay));
+        match page::page(
+            parsed,
+            start,
+            &facts,
+            self.args.max_laps as usize,
+            over_at_start,
+        ) {
             Ok(document) => {
                 self.pictures.html(&mut self.out, self.seen, document)?;
                 self.drawn += 1;
@@ -958,7 +995,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 tool.draw_game(moves_arg::NAME, 1, (Form::Mgn, &text), Some(parsed))?
             }
             Err((report, code)) => {
-                io::stderr().lock().write_all(report.as_bytes())?;
+                crate::output::diagnostics(&report);
                 return Ok(code);
             }
         }

@@ -336,8 +336,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
                     progress.inc();
                     if !checked.stderr.is_empty() {
                         stdout.flush()?;
-                        progress
-                            .aside(|| io::stderr().lock().write_all(checked.stderr.as_bytes()))?;
+                        progress.aside(|| crate::output::diagnostics(&checked.stderr));
                     }
                     if !checked.stdout.is_empty() {
                         if args.format == Format::Text && !first_text {
