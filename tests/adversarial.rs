@@ -676,7 +676,7 @@ fn no_tool_writes_a_record_over_the_limit() {
             out.stderr
                 .contains("<stdin>:1:1: error: its record would take ")
                 && out.stderr.contains(
-                    " bytes, over the 4194304 bytes the tools read of one game; not written"
+                    " bytes with the blank line after it, over the 4194304 bytes the tools read of one game; not written"
                 ),
             "{what}: {}",
             out.stderr

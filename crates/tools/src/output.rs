@@ -24,9 +24,13 @@ pub const MAX_RECORD_BYTES: usize = mancala_notation::DEFAULT_MAX_GAME_BYTES;
 /// `game N` for a game played from the start), asked only for the message.
 #[must_use]
 pub fn record_over_limit(len: usize, game: impl FnOnce() -> String) -> Option<String> {
-    (len + 1 > MAX_RECORD_BYTES).then(|| {
+    // A reader counts the blank line that parts a record from the next
+    // as the record's own: a record of exactly the limit reads back only
+    // as the last of its stream, and a writer does not know that it is.
+    let read_back = len + 1;
+    (read_back > MAX_RECORD_BYTES).then(|| {
         format!(
-            "{}: error: its record would take {len} bytes, over the {MAX_RECORD_BYTES} bytes the tools read of one game; not written",
+            "{}: error: its record would take {read_back} bytes with the blank line after it, over the {MAX_RECORD_BYTES} bytes the tools read of one game; not written",
             game()
         )
     })
