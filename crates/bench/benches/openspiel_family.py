@@ -225,10 +225,12 @@ print(plies, time.perf_counter() - start)
     for game, name in (("kalah", "mancala"), ("oware", "oware")):
         out = subprocess.run([str(python), "-c", probe, name, str(games)], capture_output=True, text=True, check=True)
         plies, secs = out.stdout.split()
-        theirs = int(plies) / float(secs)
+        theirs = int(plies) / max(float(secs), 1e-6)
         line = subprocess.run([str(ours_bin), "playouts", game, str(games)], capture_output=True, text=True).stdout
         m = re.search(r": (\d+) plies in ([\d.]+) s", line)
-        mine = int(m.group(1)) / float(m.group(2))
+        # Our speed example prints its seconds to three places: a short run
+        # can read 0.000 s, so a millisecond is the least it is taken for.
+        mine = int(m.group(1)) / max(float(m.group(2)), 0.001)
         rates[game] = (theirs, mine)
         print(f"{'OpenSpiel ' + game:<22} {games:>7} {plies:>10} {float(secs):>8.3f} {theirs:>12,.0f}")
         print(
