@@ -18,13 +18,16 @@ use std::time::{Duration, Instant};
 use mancala_check::{self as check, Build};
 use mancala_engine::analysis::{Analyser, Limit};
 use mancala_engine::{Player, PlayerSpec, RandomPlayer};
-use mancala_notation::{Item, Record};
+use mancala_notation::Record;
 use mancala_rules::{DEFAULT_LAP_BUDGET, Game, PlayErrorKind, Position, Rules, Side};
 
 use crate::input::{self, InputName};
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
 use crate::parallel::{self, Delivery, Reading};
-use crate::play::{Args, MAX_PLY_BYTES, MAX_RECORD_BYTES, Session, mix, noun, undecided_note};
+use crate::play::{
+    Args, Continuable, MAX_PLY_BYTES, MAX_RECORD_BYTES, Session, continuable, mix, noun,
+    undecided_note,
+};
 use crate::progress::Progress;
 use crate::stats::{Estimate, Pentanomial, Verdict, Wdl};
 
@@ -240,28 +243,17 @@ fn read_openings(args: &Args, color: bool) -> Result<(Vec<Opening>, usize), (Str
         };
         let file = names[game.input].display();
         let checked = game.check(args.lap_budget.lap_budget, Build::Record, None);
-        let (
-            Some(parsed),
-            Some(check::Replay {
-                game: Some(state),
-                plies,
-                markers_due,
-                ..
-            }),
-            true,
-        ) = (checked.parsed, checked.replay, checked.problems.is_empty())
-        else {
-            let mut text = String::new();
-            crate::diagnostic::render_problems(
-                &mut text,
-                file,
-                &game.text,
-                &checked.problems,
-                color,
-            );
-            output::error_line(text.trim_end());
-            bad += 1;
-            continue;
+        let Continuable {
+            record: source,
+            game: state,
+            plies,
+        } = match continuable(checked, file, &game.text, color) {
+            Ok(valid) => valid,
+            Err(diagnostics) => {
+                output::error_line(diagnostics.trim_end());
+                bad += 1;
+                continue;
+            }
         };
         if state.outcome().is_some() {
             if args.quiet.quiet {
@@ -273,14 +265,10 @@ fn read_openings(args: &Args, color: bool) -> Result<(Vec<Opening>, usize), (Str
             ));
             continue;
         }
-        let source = parsed.record;
         let mut record = Record::new(source.game);
         record.options = source.options;
         record.setup = source.setup;
         record.items = source.items;
-        record
-            .items
-            .extend(markers_due.into_iter().map(|round| Item::Round { round }));
         openings.push(Opening {
             game: state,
             record,

@@ -1186,32 +1186,19 @@ pub fn run(args: &Args) -> io::Result<u8> {
             index += 1;
             let file = names[game.input].display();
             let checked = game.check(args.lap_budget.lap_budget, Build::Record, None);
-            // Only a valid record is continued: one whose result or end
-            // reason is wrong says something false about the game.
-            let (
-                Some(parsed),
-                Some(check::Replay {
-                    game: Some(game_state),
-                    plies,
-                    markers_due,
-                    ..
-                }),
-                true,
-            ) = (checked.parsed, checked.replay, checked.problems.is_empty())
-            else {
-                let mut text = String::new();
-                diagnostic::render_problems(&mut text, file, &game.text, &checked.problems, color);
-                tool.report(&text)?;
-                tool.invalid += 1;
-                continue;
+            let Continuable {
+                mut record,
+                game: game_state,
+                plies,
+            } = match continuable(checked, file, &game.text, color) {
+                Ok(valid) => valid,
+                Err(diagnostics) => {
+                    tool.report(&diagnostics)?;
+                    tool.invalid += 1;
+                    continue;
+                }
             };
             let mut seats = seats_for(index).map_err(io::Error::other)?;
-            // A record cut where a round began owes its marker: it goes
-            // before the moves added.
-            let mut record = parsed.record;
-            record
-                .items
-                .extend(markers_due.into_iter().map(|round| Item::Round { round }));
             // Continued under another lap budget, the record says so: the
             // other tools read it under that budget.
             if let Some(budget) = args.lap_budget.lap_budget
@@ -1273,5 +1260,51 @@ pub fn run(args: &Args) -> io::Result<u8> {
         EXIT_INVALID
     } else {
         EXIT_OK
+    })
+}
+
+/// A record to go on from: valid, with the game as its moves left it, the
+/// plies replayed, and the round markers it owes (a record cut where a
+/// round began) already at the end of its items, before any move added.
+#[derive(Debug)]
+pub(crate) struct Continuable {
+    pub record: Record,
+    pub game: Game,
+    pub plies: usize,
+}
+
+/// `checked` (the game `text` of input `file`) as a record to go on from,
+/// or its problems drawn as diagnostics. Only a valid record is continued:
+/// one whose result or end reason is wrong says something false about the
+/// game.
+pub(crate) fn continuable(
+    checked: check::Checked,
+    file: &str,
+    text: &mancala_notation::GameText,
+    color: bool,
+) -> Result<Continuable, String> {
+    let (
+        Some(parsed),
+        Some(check::Replay {
+            game: Some(game),
+            plies,
+            markers_due,
+            ..
+        }),
+        true,
+    ) = (checked.parsed, checked.replay, checked.problems.is_empty())
+    else {
+        let mut diagnostics = String::new();
+        diagnostic::render_problems(&mut diagnostics, file, text, &checked.problems, color);
+        return Err(diagnostics);
+    };
+    let mut record = parsed.record;
+    record
+        .items
+        .extend(markers_due.into_iter().map(|round| Item::Round { round }));
+    Ok(Continuable {
+        record,
+        game,
+        plies,
     })
 }
