@@ -193,7 +193,9 @@ impl Opt {
             Opt::EndlessEndsGame => {
                 "an endless move is legal and ends the game (or round), the board unchanged, the turn passed"
             }
-            Opt::NoRepetitionRule => "no end by a position's third occurrence",
+            Opt::NoRepetitionRule => {
+                "no end by a repeated position (Oware's first repeat, the others' third occurrence)"
+            }
             Opt::PlayToEnd => "reaching 25 captured does not end the game",
             Opt::PasuToOwner => "a four made while sowing goes to the owner of its row",
             Opt::NoPasuOnLastSeed => "a lap's last seed never makes a four that is taken",
