@@ -49,7 +49,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from openspiel import ROOT, callgrind, install  # noqa: E402
+from openspiel import OPENSPIEL_PROBE, ROOT, callgrind, install  # noqa: E402
 
 HOLES = 6
 
@@ -206,25 +206,15 @@ def speed(python, games, instructions):
         ["cargo", "build", "--release", "--quiet", "-p", "mancala-engine", "--example", "speed"], cwd=ROOT, check=True
     )
     ours_bin = ROOT / "target" / "release" / "examples" / "speed"
-    probe = r"""
-import sys, time
-import pyspiel
-name, games = sys.argv[1], int(sys.argv[2])
-game = pyspiel.load_game(name)
-bots = [pyspiel.make_uniform_random_bot(0, 1), pyspiel.make_uniform_random_bot(1, 2)]
-plies = 0
-start = time.perf_counter()
-for seed in range(games):
-    state = game.new_initial_state()
-    pyspiel.evaluate_bots(state, bots, seed)
-    plies += len(state.history())
-print(plies, time.perf_counter() - start)
-"""
     print(f"\n{'random playouts':<22} {'games':>7} {'plies':>10} {'seconds':>8} {'plies/s':>12} {'ours / theirs':>14}")
     rates = {}
+    # openspiel.py's probe: one line per game, `name games plies seconds`.
+    out = subprocess.run(
+        [str(python), "-c", OPENSPIEL_PROBE, str(games)], capture_output=True, text=True, check=True
+    ).stdout
+    timed = {name: (plies, secs) for name, _, plies, secs in (line.split() for line in out.splitlines())}
     for game, name in (("kalah", "mancala"), ("oware", "oware")):
-        out = subprocess.run([str(python), "-c", probe, name, str(games)], capture_output=True, text=True, check=True)
-        plies, secs = out.stdout.split()
+        plies, secs = timed[name]
         theirs = int(plies) / max(float(secs), 1e-6)
         line = subprocess.run([str(ours_bin), "playouts", game, str(games)], capture_output=True, text=True).stdout
         m = re.search(r": (\d+) plies in ([\d.]+) s", line)
