@@ -1,7 +1,8 @@
-//! The command-line tools' own code: reading inputs, reporting
-//! errors, the command lines and their help, writing output, checking in
-//! parallel. Each binary is a thin `main` over one module here; checking a
-//! record is `mancala-check`'s, drawing a board `mancala-diagram`'s.
+//! The command-line tools' private code: reading inputs, reporting
+//! errors, the command lines and their help, writing output. Each binary is
+//! a thin `main` over one module here; checking a record is
+//! `mancala-check`'s, drawing a board `mancala-diagram`'s. Not an API: see
+//! README.md.
 
 pub mod analyze;
 pub mod diagnostic;
