@@ -18,8 +18,8 @@ use crate::diagnostic;
 use crate::flags::{ColorFlag, JobsFlag, LapBudgetFlag, MaxErrorsFlag, QuietFlag, RecordFilesFlag};
 use crate::input::{self, InputName, SourcedGame};
 use crate::output::{self, EXIT_FAILURE, EXIT_OK, Format};
-use crate::parallel::{self, Delivery};
 use mancala_check as check;
+use mancala_parallel::{self as parallel, Delivery};
 
 const EXAMPLES: &str = "\
 Examples:

@@ -257,7 +257,7 @@ impl MaxErrorsFlag {
         self.max_errors.is_some_and(|n| invalid as u64 >= n)
     }
 
-    /// For a sink of [`crate::parallel::map_ordered`]: an error that stops
+    /// For a sink of [`mancala_parallel::map_ordered`]: an error that stops
     /// the run once `invalid` games are as many as the flag allows, which
     /// [`MaxErrorsFlag::stopped`] tells from a real failure.
     pub fn stop_at(&self, invalid: usize) -> io::Result<()> {
@@ -329,6 +329,6 @@ impl JobsFlag {
     /// The number of worker threads to run.
     #[must_use]
     pub fn threads(self) -> usize {
-        crate::parallel::jobs(self.jobs.map(usize::from))
+        mancala_parallel::jobs(self.jobs.map(usize::from))
     }
 }

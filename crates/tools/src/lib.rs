@@ -14,7 +14,6 @@ pub mod meta;
 pub mod moves_arg;
 pub mod output;
 pub mod page;
-pub mod parallel;
 pub mod pictures;
 pub mod play;
 pub mod progress;

@@ -23,13 +23,13 @@ use mancala_rules::{DEFAULT_LAP_BUDGET, Game, PlayErrorKind, Position, Rules, Si
 
 use crate::input::{self, InputName};
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
-use crate::parallel::{self, Delivery, Reading};
 use crate::play::{
     Args, Continuable, MAX_PLY_BYTES, MAX_RECORD_BYTES, Session, continuable, mix, noun,
     undecided_note,
 };
 use crate::progress::Progress;
 use crate::stats::{Estimate, Pentanomial, Verdict, Wdl};
+use mancala_parallel::{self as parallel, Delivery, Reading};
 
 /// A time control: a fixed time per move, or a clock with an increment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,9 +12,9 @@ use crate::diagnostic;
 use crate::flags::{ColorFlag, JobsFlag, LapBudgetFlag, MaxErrorsFlag, QuietFlag, RecordFilesFlag};
 use crate::input::{self, InputName, SourcedGame};
 use crate::output::{self, EXIT_FAILURE, EXIT_OK, Format};
-use crate::parallel::{self, Delivery};
 use crate::progress::Progress;
 use mancala_check::{self as check, Problem};
+use mancala_parallel::{self as parallel, Delivery};
 
 const EXAMPLES: &str = "\
 Examples:
