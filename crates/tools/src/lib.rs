@@ -6,6 +6,7 @@
 
 pub mod analyze;
 pub mod diagnostic;
+pub mod driver;
 pub mod filter;
 pub mod flags;
 pub mod input;

@@ -14,6 +14,7 @@ use mancala_rules::{
 };
 
 use crate::diagnostic::{self, escape_controls};
+use crate::driver::{Driver, Step, Verdict, Writer};
 use crate::flags::{ColorFlag, GameFlags, HUMAN, LapBudgetFlag, PlayerFlags, QuietFlag};
 use crate::input::{self, InputName};
 use crate::moves_arg;
@@ -493,6 +494,12 @@ struct Tool<'a> {
     seat: Option<SeatInput>,
     /// The bar of a run of new games.
     progress: Progress,
+}
+
+impl Writer for Tool<'_> {
+    fn stdout(&mut self) -> &mut output::Stdout {
+        &mut self.out
+    }
 }
 
 impl Tool<'_> {
@@ -1057,13 +1064,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     if let Some(pairs) = args.pairs {
         return crate::matches::run(args, pairs);
     }
-    let seats_for = |salt: u64| -> Result<[Seat; 2], String> {
-        Ok([
-            Seat::parse(&args.players.south, mix(args.seed, salt * 2))?,
-            Seat::parse(&args.players.north, mix(args.seed, salt * 2 + 1))?,
-        ])
-    };
-    if let Err(e) = seats_for(0) {
+    if let Err(e) = seats_for(args, 0) {
         output::error_line(&format!("error: {e}"));
         return Ok(EXIT_FAILURE);
     }
@@ -1095,155 +1096,20 @@ pub fn run(args: &Args) -> io::Result<u8> {
         },
         progress: Progress::new(None, "games", false),
     };
-    let mut summary = Summary::default();
-    let mut last_seats = None;
-    let mut summary_rules = None;
-    let mut unreadable = false;
-    if args.records.is_empty() {
-        let rules = match new_rules(args) {
-            Ok(rules) => rules,
-            Err(e) => {
-                output::error_line(&format!("error: {e}"));
-                return Ok(EXIT_FAILURE);
-            }
-        };
-        summary_rules = Some(rules);
-        // A person at the board needs no bar; a single game gets its
-        // spinner and elapsed time, cleared when it ends.
-        tool.progress = Progress::new(
-            Some(args.games as u64),
-            noun(rules),
-            !args.quiet.quiet && !humans,
-        );
-        for index in 0..args.games {
-            let number = args.first_game.saturating_add(index as u64);
-            let mut seats = seats_for(number).map_err(io::Error::other)?;
-            let game = match Game::new(Position::new(rules)) {
-                Ok((game, _)) => game,
-                // Whether the first player can move is undecided under the
-                // lap budget: no game can start.
-                Err(e) => {
-                    tool.out.flush()?;
-                    tool.progress.finish(false);
-                    let side = Position::new(rules).to_move();
-                    output::error_line(&format!(
-                        "error: game {number}: cannot start: whether {side} can move at ply 1 is undecided: {e} (--lap-budget)"
-                    ));
-                    return Ok(EXIT_FAILURE);
-                }
-            };
-            let mut record = Record::new(rules.game());
-            record.options = rules.options();
-            record.tags.event = Some("mancala-play".to_owned());
-            record.tags.south = Some(seats[0].name());
-            record.tags.north = Some(seats[1].name());
-            if args.games > 1 || args.first_game > 1 {
-                record.tags.round = Some(number.to_string());
-            }
-            record
-                .set_tag("Seed", args.seed.to_string())
-                .map_err(io::Error::other)?;
-            let budget = rules.lap_budget();
-            if budget != DEFAULT_LAP_BUDGET {
-                record
-                    .set_tag(check::LAP_BUDGET_TAG, budget.to_string())
-                    .map_err(io::Error::other)?;
-            }
-            let mut session = Session::new(
-                usize::try_from(number).unwrap_or(usize::MAX),
-                game,
-                record,
-                0,
-                args.format == Format::Json,
-            );
-            if tool.play_session(&mut session, &mut seats)? {
-                tool.write_record(&session.record, || format!("game {number}"))?;
-                summary.add(&session);
-            } else {
-                tool.invalid += 1;
-            }
-            tool.progress.inc();
-            last_seats = Some(seats);
-            if tool.interrupted() {
-                break;
-            }
+    let played = if args.records.is_empty() {
+        match play_new_games(&mut tool, humans)? {
+            Ok(played) => played,
+            Err(code) => return Ok(code),
         }
     } else {
-        let names: Vec<InputName> = input::inputs(&args.records, !args.quiet.quiet);
-        let mut index = 0u64;
-        for item in input::games(&names) {
-            let game = match item {
-                Ok(game) => game,
-                // Like validate and render: the other inputs are still
-                // played on, and the exit code says one failed.
-                Err(e) => {
-                    tool.out.flush()?;
-                    output::error_line(&e.report(&names));
-                    unreadable = true;
-                    continue;
-                }
-            };
-            index += 1;
-            let file = names[game.input].display();
-            let checked = game.check(args.lap_budget.lap_budget, Build::Record, None);
-            let Continuable {
-                mut record,
-                game: game_state,
-                plies,
-            } = match continuable(checked, file, &game.text, color) {
-                Ok(valid) => valid,
-                Err(diagnostics) => {
-                    tool.report(&diagnostics)?;
-                    tool.invalid += 1;
-                    continue;
-                }
-            };
-            let mut seats = seats_for(index).map_err(io::Error::other)?;
-            // Continued under another lap budget, the record says so: the
-            // other tools read it under that budget.
-            if let Some(budget) = args.lap_budget.lap_budget
-                && (budget != DEFAULT_LAP_BUDGET || record.tag(check::LAP_BUDGET_TAG).is_some())
-            {
-                record
-                    .set_tag(check::LAP_BUDGET_TAG, budget.to_string())
-                    .map_err(io::Error::other)?;
-            }
-            let mut session = Session::new(
-                index as usize,
-                game_state,
-                record,
-                plies,
-                args.format == Format::Json,
-            );
-            if tool.play_session(&mut session, &mut seats)? {
-                // The record's players stay; who played on is noted.
-                if session.plies_added > 0 {
-                    let note = format!(
-                        "after ply {plies}: south {}, north {}, seed {}",
-                        seats[0].name(),
-                        seats[1].name(),
-                        args.seed
-                    );
-                    session
-                        .record
-                        .set_tag("Continued", note)
-                        .map_err(io::Error::other)?;
-                }
-                let first_line = game.text.first_line;
-                tool.write_record(&session.record, || format!("{file}:{first_line}:1"))?;
-                summary.add(&session);
-                // The summary names the players and game of the last
-                // record, as a fresh run's does.
-                summary_rules = Some(session.game.position().rules());
-                last_seats = Some(seats);
-            } else {
-                tool.invalid += 1;
-            }
-            if tool.interrupted() {
-                break;
-            }
-        }
-    }
+        play_on_records(&mut tool)?
+    };
+    let RunPlayed {
+        summary,
+        last_seats,
+        rules: summary_rules,
+        unreadable,
+    } = played;
     tool.out.flush()?;
     tool.progress.finish(summary.games > 1);
     if summary.games > 1
@@ -1261,6 +1127,182 @@ pub fn run(args: &Args) -> io::Result<u8> {
     } else {
         EXIT_OK
     })
+}
+
+/// The seats of game `salt`, each engine seeded from `--seed` and the
+/// game.
+fn seats_for(args: &Args, salt: u64) -> Result<[Seat; 2], String> {
+    Ok([
+        Seat::parse(&args.players.south, mix(args.seed, salt * 2))?,
+        Seat::parse(&args.players.north, mix(args.seed, salt * 2 + 1))?,
+    ])
+}
+
+/// What a run played: the summary of its games, and the players and the
+/// game the summary names (the last record's).
+#[derive(Default)]
+struct RunPlayed {
+    summary: Summary,
+    last_seats: Option<[Seat; 2]>,
+    rules: Option<Rules>,
+    /// An input could not be read.
+    unreadable: bool,
+}
+
+/// Plays `--games` new games (at most); `Err` holds the exit code of a
+/// run that cannot start.
+fn play_new_games(tool: &mut Tool<'_>, humans: bool) -> io::Result<Result<RunPlayed, u8>> {
+    let args = tool.args;
+    let mut played = RunPlayed::default();
+    let rules = match new_rules(args) {
+        Ok(rules) => rules,
+        Err(e) => {
+            output::error_line(&format!("error: {e}"));
+            return Ok(Err(EXIT_FAILURE));
+        }
+    };
+    played.rules = Some(rules);
+    // A person at the board needs no bar; a single game gets its
+    // spinner and elapsed time, cleared when it ends.
+    tool.progress = Progress::new(
+        Some(args.games as u64),
+        noun(rules),
+        !args.quiet.quiet && !humans,
+    );
+    for index in 0..args.games {
+        let number = args.first_game.saturating_add(index as u64);
+        let mut seats = seats_for(args, number).map_err(io::Error::other)?;
+        let game = match Game::new(Position::new(rules)) {
+            Ok((game, _)) => game,
+            // Whether the first player can move is undecided under the
+            // lap budget: no game can start.
+            Err(e) => {
+                tool.out.flush()?;
+                tool.progress.finish(false);
+                let side = Position::new(rules).to_move();
+                output::error_line(&format!(
+                    "error: game {number}: cannot start: whether {side} can move at ply 1 is undecided: {e} (--lap-budget)"
+                ));
+                return Ok(Err(EXIT_FAILURE));
+            }
+        };
+        let mut record = Record::new(rules.game());
+        record.options = rules.options();
+        record.tags.event = Some("mancala-play".to_owned());
+        record.tags.south = Some(seats[0].name());
+        record.tags.north = Some(seats[1].name());
+        if args.games > 1 || args.first_game > 1 {
+            record.tags.round = Some(number.to_string());
+        }
+        record
+            .set_tag("Seed", args.seed.to_string())
+            .map_err(io::Error::other)?;
+        let budget = rules.lap_budget();
+        if budget != DEFAULT_LAP_BUDGET {
+            record
+                .set_tag(check::LAP_BUDGET_TAG, budget.to_string())
+                .map_err(io::Error::other)?;
+        }
+        let mut session = Session::new(
+            usize::try_from(number).unwrap_or(usize::MAX),
+            game,
+            record,
+            0,
+            args.format == Format::Json,
+        );
+        if tool.play_session(&mut session, &mut seats)? {
+            tool.write_record(&session.record, || format!("game {number}"))?;
+            played.summary.add(&session);
+        } else {
+            tool.invalid += 1;
+        }
+        tool.progress.inc();
+        played.last_seats = Some(seats);
+        if tool.interrupted() {
+            break;
+        }
+    }
+    Ok(Ok(played))
+}
+
+/// Plays on from every record read.
+fn play_on_records(tool: &mut Tool<'_>) -> io::Result<RunPlayed> {
+    let args = tool.args;
+    let color = tool.color;
+    let mut played = RunPlayed::default();
+    let names: Vec<InputName> = input::inputs(&args.records, !args.quiet.quiet);
+    let mut index = 0u64;
+    // Like validate and render: an unreadable input is reported, the
+    // other inputs are still played on, and the exit code says one
+    // failed.
+    let mut driver = Driver::new(&names, None);
+    driver.each(tool, |_, tool, file, game| {
+        index += 1;
+        let checked = game.check(args.lap_budget.lap_budget, Build::Record, None);
+        let Continuable {
+            mut record,
+            game: game_state,
+            plies,
+        } = match continuable(checked, file, &game.text, color) {
+            Ok(valid) => valid,
+            Err(diagnostics) => {
+                tool.report(&diagnostics)?;
+                tool.invalid += 1;
+                return Ok((Verdict::Invalid, Step::Next));
+            }
+        };
+        let mut seats = seats_for(args, index).map_err(io::Error::other)?;
+        // Continued under another lap budget, the record says so: the
+        // other tools read it under that budget.
+        if let Some(budget) = args.lap_budget.lap_budget
+            && (budget != DEFAULT_LAP_BUDGET || record.tag(check::LAP_BUDGET_TAG).is_some())
+        {
+            record
+                .set_tag(check::LAP_BUDGET_TAG, budget.to_string())
+                .map_err(io::Error::other)?;
+        }
+        let mut session = Session::new(
+            index as usize,
+            game_state,
+            record,
+            plies,
+            args.format == Format::Json,
+        );
+        let verdict = if tool.play_session(&mut session, &mut seats)? {
+            // The record's players stay; who played on is noted.
+            if session.plies_added > 0 {
+                let note = format!(
+                    "after ply {plies}: south {}, north {}, seed {}",
+                    seats[0].name(),
+                    seats[1].name(),
+                    args.seed
+                );
+                session
+                    .record
+                    .set_tag("Continued", note)
+                    .map_err(io::Error::other)?;
+            }
+            let first_line = game.text.first_line;
+            tool.write_record(&session.record, || format!("{file}:{first_line}:1"))?;
+            played.summary.add(&session);
+            // The summary names the players and game of the last
+            // record, as a fresh run's does.
+            played.rules = Some(session.game.position().rules());
+            played.last_seats = Some(seats);
+            Verdict::Valid
+        } else {
+            tool.invalid += 1;
+            Verdict::Invalid
+        };
+        let step = if tool.interrupted() {
+            Step::Stop
+        } else {
+            Step::Next
+        };
+        Ok((verdict, step))
+    })?;
+    played.unreadable = driver.tally.unreadable > 0;
+    Ok(played)
 }
 
 /// A record to go on from: valid, with the game as its moves left it, the

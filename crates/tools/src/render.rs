@@ -9,10 +9,11 @@ use mancala_rules::{EndReason, Move, PlayError, Position, RoundEnd, Rules, plura
 use serde::Serialize;
 
 use crate::diagnostic;
+use crate::driver::{Driver, Step, Verdict, Writer};
 use crate::flags::{
     ColorFlag, GameFlags, LapBudgetFlag, MaxErrorsFlag, QuietFlag, RecordFilesFlag,
 };
-use crate::input::{self, InputName, SourcedGame};
+use crate::input::{self, InputName};
 use crate::moves_arg;
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::page;
@@ -999,50 +1000,41 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 return Ok(code);
             }
         }
-    } else {
-        let names: Vec<InputName> = input::inputs(&args.input.files, !args.quiet.quiet);
-        let mut failed = false;
-        for item in input::games(&names) {
-            match item {
-                Ok(SourcedGame {
-                    input,
-                    number,
-                    form,
-                    text,
-                }) => {
-                    tool.draw_game(names[input].display(), number, (form, &text), None)?;
-                    if args.max_errors.reached(tool.invalid) {
-                        tool.out.flush()?;
-                        output::error_line(&args.max_errors.note(tool.seen));
-                        break;
-                    }
-                }
-                Err(e) => {
-                    tool.out.flush()?;
-                    output::error_line(&e.report(&names));
-                    failed = true;
-                }
-            }
-        }
-        if failed {
-            if let Err(message) = tool.pictures.finish(&mut tool.out)? {
-                output::error_line(&message);
-            }
-            tool.out.flush()?;
+        let status = if tool.invalid > 0 {
+            EXIT_INVALID
+        } else {
+            EXIT_OK
+        };
+        return tool.finish(status);
+    }
+    let names: Vec<InputName> = input::inputs(&args.input.files, !args.quiet.quiet);
+    let mut driver = Driver::new(&names, Some(args.max_errors));
+    driver.each(&mut tool, |_, tool, file, game| {
+        let invalid = tool.invalid;
+        tool.draw_game(file, game.number, (game.form, &game.text), None)?;
+        Ok((Verdict::of(tool.invalid == invalid, false), Step::Next))
+    })?;
+    tool.finish(driver.tally.exit_status())
+}
+
+impl Tool<'_> {
+    /// The end of a run whose exit status is `status`: the picture files
+    /// closed (a failure there is the tool's), stdout flushed.
+    fn finish(&mut self, status: u8) -> io::Result<u8> {
+        if let Err(message) = self.pictures.finish(&mut self.out)? {
+            self.out.flush()?;
+            output::error_line(&message);
             return Ok(EXIT_FAILURE);
         }
+        self.out.flush()?;
+        Ok(status)
     }
-    if let Err(message) = tool.pictures.finish(&mut tool.out)? {
-        tool.out.flush()?;
-        output::error_line(&message);
-        return Ok(EXIT_FAILURE);
+}
+
+impl Writer for Tool<'_> {
+    fn stdout(&mut self) -> &mut output::Stdout {
+        &mut self.out
     }
-    tool.out.flush()?;
-    Ok(if tool.invalid > 0 {
-        EXIT_INVALID
-    } else {
-        EXIT_OK
-    })
 }
 
 #[cfg(test)]
