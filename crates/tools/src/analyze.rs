@@ -55,7 +55,6 @@ or I/O error.";
     name = "mancala-analyze",
     version,
     after_help = EXAMPLES,
-    mut_arg("color", |a| a.help("When to colour the error reports.")),
 )]
 pub struct Args {
     #[command(flatten)]

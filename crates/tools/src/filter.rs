@@ -64,7 +64,6 @@ selected), 2 usage or I/O error.";
         "Only games whose Options tag has this option word (repeatable: every word given \
          must be there), e.g. `-o seeds=5`."
     ))),
-    mut_arg("color", |a| a.help("When to colour the error reports.")),
 )]
 pub struct Args {
     #[command(flatten)]

@@ -232,10 +232,11 @@ pub struct QuietFlag {
     pub quiet: bool,
 }
 
-/// `--color`.
+/// `--color`: as validate, analyze and filter use it (render's colours
+/// its diagrams, play's both, each said where the tool takes it).
 #[derive(Debug, Clone, Copy, clap::Args)]
 pub struct ColorFlag {
-    /// When to colour diagrams and error reports.
+    /// When to colour the error reports.
     #[arg(long, value_enum, default_value_t)]
     pub color: ColorChoice,
 }

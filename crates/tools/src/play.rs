@@ -583,34 +583,8 @@ impl Tool<'_> {
             if session.game.outcome().is_some() || added >= budget || self.interrupted() {
                 break None;
             }
-            // A stop for size or --max-plies is only a stop in a game
-            // that is not over: settled first, it may be.
-            let full = session.text_bytes + MAX_PLY_BYTES > MAX_RECORD_BYTES;
-            if full || session.plies_total >= self.args.max_plies {
-                if let Err(e) = session.settle() {
-                    break Some(e);
-                }
-                if session.game.outcome().is_some() {
-                    break None;
-                }
-            }
-            if full {
-                self.note(&format!(
-                    "note: game {} stopped after {}: its record would pass the {MAX_RECORD_BYTES} bytes the tools read\n",
-                    session.number,
-                    plural(session.plies_total as u64, "ply")
-                ))?;
-                break None;
-            }
-            if session.plies_total >= self.args.max_plies {
-                session.capped = true;
-                let rules = session.game.position().rules();
-                self.note(&format!(
-                    "note: stopped after {} (--max-plies){}\n",
-                    plural(session.plies_total as u64, "ply"),
-                    rounds_hint(rules)
-                ))?;
-                break None;
+            if let Next::Stop(stop) = self.at_limit(session)? {
+                break stop;
             }
             let side = session.game.position().to_move();
             if unsettled
@@ -635,58 +609,10 @@ impl Tool<'_> {
                 }
             }
             settled = false;
-            // With a person at the board, each move is told in words: its
-            // steps are gathered as it is sown.
-            let mut steps = seat::MoveSteps::default();
-            let before = *session.game.position();
-            let (mv, played) = match &mut seats[side.index()] {
-                Seat::Engine(player, _) => match session.play_engine(player.as_mut()) {
-                    Some(Played { mv, report }) => {
-                        if human && report.is_ok() {
-                            // The engine played the move untraced; its
-                            // steps are traced again for the words alone.
-                            let _ = before.play_traced(mv, &mut steps);
-                        }
-                        (mv, report)
-                    }
-                    None => {
-                        // An engine finds no move it may play: when that is
-                        // the lap budget's doing (no verdict on some move),
-                        // say so.
-                        if let Some((mv, e)) = why_no_move(&session.game) {
-                            self.report(&undecided_note(session, mv, &e))?;
-                        }
-                        break None;
-                    }
-                },
-                Seat::Human => match self.ask_human(session, side)? {
-                    HumanTurn::Move(mv) => (mv, session.play_observed(mv, &mut steps)),
-                    HumanTurn::Quit => break None,
-                    HumanTurn::Undone => continue,
-                },
-            };
-            let report = match played {
-                Ok(report) => report,
-                // the lap budget: no verdict either way, so the game
-                // stops here, unfinished, and says why.
-                Err(
-                    e @ PlayError {
-                        kind: PlayErrorKind::Undecided { .. },
-                        ..
-                    },
-                ) => {
-                    self.report(&undecided_note(session, Some(mv), &e))?;
-                    break None;
-                }
-                Err(e) => {
-                    return Err(io::Error::other(format!(
-                        "the {side} player chose an illegal move {mv}: {e}"
-                    )));
-                }
-            };
-            if human {
-                let shown = before.canonical_move(mv);
-                self.report(&seat::move_note(side, shown, &before, &report, &steps))?;
+            match self.play_turn(session, seats, side, human)? {
+                Next::Go => {}
+                Next::Again => continue,
+                Next::Stop(stop) => break stop,
             }
             added += 1;
         };
@@ -702,6 +628,107 @@ impl Tool<'_> {
             self.show_end(session)?;
         }
         Ok(true)
+    }
+
+    /// Stops a game whose record is full or that reached `--max-plies`,
+    /// with a note; a stop is only a stop in a game that is not over:
+    /// settled first, it may be.
+    fn at_limit(&mut self, session: &mut Session) -> io::Result<Next> {
+        // A stop for size or --max-plies is only a stop in a game
+        // that is not over: settled first, it may be.
+        let full = session.text_bytes + MAX_PLY_BYTES > MAX_RECORD_BYTES;
+        if full || session.plies_total >= self.args.max_plies {
+            if let Err(e) = session.settle() {
+                return Ok(Next::Stop(Some(e)));
+            }
+            if session.game.outcome().is_some() {
+                return Ok(Next::Stop(None));
+            }
+        }
+        if full {
+            self.note(&format!(
+                "note: game {} stopped after {}: its record would pass the {MAX_RECORD_BYTES} bytes the tools read\n",
+                session.number,
+                plural(session.plies_total as u64, "ply")
+            ))?;
+            return Ok(Next::Stop(None));
+        }
+        if session.plies_total >= self.args.max_plies {
+            session.capped = true;
+            let rules = session.game.position().rules();
+            self.note(&format!(
+                "note: stopped after {} (--max-plies){}\n",
+                plural(session.plies_total as u64, "ply"),
+                rounds_hint(rules)
+            ))?;
+            return Ok(Next::Stop(None));
+        }
+        Ok(Next::Go)
+    }
+
+    /// One move of the game by the player of `side`, told in words when a
+    /// person is at the board (`human`).
+    fn play_turn(
+        &mut self,
+        session: &mut Session,
+        seats: &mut [Seat; 2],
+        side: Side,
+        human: bool,
+    ) -> io::Result<Next> {
+        // With a person at the board, each move is told in words: its
+        // steps are gathered as it is sown.
+        let mut steps = seat::MoveSteps::default();
+        let before = *session.game.position();
+        let (mv, played) = match &mut seats[side.index()] {
+            Seat::Engine(player, _) => match session.play_engine(player.as_mut()) {
+                Some(Played { mv, report }) => {
+                    if human && report.is_ok() {
+                        // The engine played the move untraced; its
+                        // steps are traced again for the words alone.
+                        let _ = before.play_traced(mv, &mut steps);
+                    }
+                    (mv, report)
+                }
+                None => {
+                    // An engine finds no move it may play: when that is
+                    // the lap budget's doing (no verdict on some move),
+                    // say so.
+                    if let Some((mv, e)) = why_no_move(&session.game) {
+                        self.report(&undecided_note(session, mv, &e))?;
+                    }
+                    return Ok(Next::Stop(None));
+                }
+            },
+            Seat::Human => match self.ask_human(session, side)? {
+                HumanTurn::Move(mv) => (mv, session.play_observed(mv, &mut steps)),
+                HumanTurn::Quit => return Ok(Next::Stop(None)),
+                HumanTurn::Undone => return Ok(Next::Again),
+            },
+        };
+        let report = match played {
+            Ok(report) => report,
+            // the lap budget: no verdict either way, so the game
+            // stops here, unfinished, and says why.
+            Err(
+                e @ PlayError {
+                    kind: PlayErrorKind::Undecided { .. },
+                    ..
+                },
+            ) => {
+                self.report(&undecided_note(session, Some(mv), &e))?;
+                return Ok(Next::Stop(None));
+            }
+            Err(e) => {
+                return Err(io::Error::other(format!(
+                    "the {side} player chose an illegal move {mv}: {e}"
+                )));
+            }
+        };
+        if human {
+            let shown = before.canonical_move(mv);
+            self.report(&seat::move_note(side, shown, &before, &report, &steps))?;
+        }
+        Ok(Next::Go)
     }
 
     fn show_end(&mut self, session: &Session) -> io::Result<()> {
@@ -740,18 +767,8 @@ impl Tool<'_> {
             // Only moves whose outcome the lap budget decides are offered;
             // the others are named, with why.
             let (decided, undecided) = decided_moves(&session.game);
-            if first_prompt && let Some((mv, e)) = undecided.first() {
-                let others: Vec<String> =
-                    undecided[1..].iter().map(|(m, _)| m.to_string()).collect();
-                let also = if others.is_empty() {
-                    String::new()
-                } else {
-                    format!(" (so are {})", others.join(" "))
-                };
-                let _ = writeln!(
-                    prompt,
-                    "not offered: {mv} is undecided under the lap budget{also}: {e}"
-                );
+            if first_prompt {
+                not_offered(&mut prompt, &undecided);
             }
             if decided.is_empty() {
                 self.report(&prompt)?;
@@ -760,72 +777,19 @@ impl Tool<'_> {
                 }
                 return Ok(HumanTurn::Quit);
             }
-            if let Some(arg) = &wants_direction {
-                let _ = write!(
-                    prompt,
-                    "{} sows which way? ccw (counter-clockwise) or cw (clockwise)> ",
-                    arg.mv
-                );
-            } else {
-                // A first move that chooses the direction: each hole once,
-                // when it may go either way.
-                let mut list: Vec<String> = decided.iter().map(|m| m.to_string()).collect();
-                let mut with = "";
-                if position.direction_due() {
-                    let mut holes: Vec<String> =
-                        decided.iter().map(|m| m.hole.to_string()).collect();
-                    holes.dedup();
-                    if holes.len() * 2 == decided.len() {
-                        list = holes;
-                        with = ", each :ccw or :cw";
-                    }
-                }
-                let _ = write!(
-                    prompt,
-                    "{side} to move [{}{with}] (help, hint, undo, quit)> ",
-                    list.join(" ")
-                );
-            }
+            ask_for(
+                &mut prompt,
+                &position,
+                side,
+                &decided,
+                wants_direction.as_ref(),
+            );
             self.report(&prompt)?;
-            let Some(seat) = &self.seat else {
-                return Ok(HumanTurn::Quit);
+            let word = match self.hear()? {
+                Heard::Word(word) => word,
+                Heard::Nothing => continue,
+                Heard::End => return Ok(HumanTurn::Quit),
             };
-            let line = match seat.next() {
-                Typed::Line(line) => line,
-                Typed::NotText => {
-                    self.report("that line is not UTF-8 text: type a move, or help\n")?;
-                    continue;
-                }
-                Typed::TooLong(bytes) => {
-                    self.report(&format!(
-                        "that line is {bytes} bytes long (at most {}): type a move, or help\n",
-                        seat::MAX_LINE
-                    ))?;
-                    continue;
-                }
-                Typed::End(reason) => {
-                    if let Some(reason) = reason {
-                        self.report(&format!("\nnote: {reason}; the game stops as with quit\n"))?;
-                    }
-                    return Ok(HumanTurn::Quit);
-                }
-                Typed::Stop(signal) => {
-                    self.report(&format!(
-                        "\nnote: {signal}: the game stops as with quit, and its record is written\n"
-                    ))?;
-                    return Ok(HumanTurn::Quit);
-                }
-            };
-            let (line, dropped) = seat::without_controls(&line);
-            let word = line.trim();
-            if word.is_empty() {
-                if dropped {
-                    self.report(
-                        "arrow and other control keys are ignored: type a move, or help\n",
-                    )?;
-                }
-                continue;
-            }
             let pending = wants_direction.take();
             match word.to_ascii_lowercase().as_str() {
                 "quit" | "q" => return Ok(HumanTurn::Quit),
@@ -852,55 +816,110 @@ impl Tool<'_> {
                     self.report(text)?;
                     return Ok(HumanTurn::Undone);
                 }
-                _ => {
-                    let typed = match (pending, seat::direction_word(word)) {
-                        (Some(mut arg), Some(dir)) => {
-                            arg.mv.dir = Some(dir);
-                            Ok(arg)
-                        }
-                        _ => moves_arg::parse_typed(word),
-                    };
-                    let arg = match typed {
-                        Ok(arg) => arg,
-                        // The message quotes what was typed (shortened).
-                        Err(e) => {
-                            self.report(&format!("{}\n", escape_controls(&e)))?;
-                            continue;
-                        }
-                    };
-                    let mv = seat::own_hole(arg.mv, side);
-                    // Asked only of a hole that can be played: another
-                    // is refused at once, below.
-                    if position.direction_due()
-                        && mv.dir.is_none()
-                        && decided.iter().any(|d| d.hole == mv.hole)
-                    {
-                        wants_direction = Some(moves_arg::MoveArg { mv, ..arg });
-                        continue;
-                    }
-                    match session.game.clone().play(mv) {
-                        Err(e) => {
-                            self.report(&format!(
-                                "illegal: {}\n",
-                                escape_controls(&e.to_string())
-                            ))?;
-                        }
-                        // A `+N` typed is checked as a record's is: a wrong
-                        // count is not played.
-                        Ok(report) => match arg.captured {
-                            Some(claimed) if claimed != report.gained[side.index()] => {
-                                let gained = report.gained[side.index()];
-                                self.report(&format!(
-                                    "{}; not played\n",
-                                    check::misannotation(mv, claimed, side, gained)
-                                ))?;
-                            }
-                            _ => return Ok(HumanTurn::Move(mv)),
-                        },
-                    }
-                }
+                _ => match self.typed_move(session, side, &word, pending, &decided)? {
+                    Answer::Play(mv) => return Ok(HumanTurn::Move(mv)),
+                    Answer::WhichWay(arg) => wants_direction = Some(arg),
+                    Answer::Again => {}
+                },
             }
         }
+    }
+
+    /// The next line typed at the human seat, without its control keys;
+    /// what is wrong with it said.
+    fn hear(&mut self) -> io::Result<Heard> {
+        let Some(seat) = &self.seat else {
+            return Ok(Heard::End);
+        };
+        let line = match seat.next() {
+            Typed::Line(line) => line,
+            Typed::NotText => {
+                self.report("that line is not UTF-8 text: type a move, or help\n")?;
+                return Ok(Heard::Nothing);
+            }
+            Typed::TooLong(bytes) => {
+                self.report(&format!(
+                    "that line is {bytes} bytes long (at most {}): type a move, or help\n",
+                    seat::MAX_LINE
+                ))?;
+                return Ok(Heard::Nothing);
+            }
+            Typed::End(reason) => {
+                if let Some(reason) = reason {
+                    self.report(&format!("\nnote: {reason}; the game stops as with quit\n"))?;
+                }
+                return Ok(Heard::End);
+            }
+            Typed::Stop(signal) => {
+                self.report(&format!(
+                    "\nnote: {signal}: the game stops as with quit, and its record is written\n"
+                ))?;
+                return Ok(Heard::End);
+            }
+        };
+        let (line, dropped) = seat::without_controls(&line);
+        let word = line.trim();
+        if word.is_empty() {
+            if dropped {
+                self.report("arrow and other control keys are ignored: type a move, or help\n")?;
+            }
+            return Ok(Heard::Nothing);
+        }
+        Ok(Heard::Word(word.to_owned()))
+    }
+
+    /// A move typed at the human seat by `side` (`pending`: a first move
+    /// typed before, whose direction `word` may give), among the moves
+    /// offered, `decided`.
+    fn typed_move(
+        &mut self,
+        session: &Session,
+        side: Side,
+        word: &str,
+        pending: Option<moves_arg::MoveArg>,
+        decided: &[Move],
+    ) -> io::Result<Answer> {
+        let position = session.game.position();
+        let typed = match (pending, seat::direction_word(word)) {
+            (Some(mut arg), Some(dir)) => {
+                arg.mv.dir = Some(dir);
+                Ok(arg)
+            }
+            _ => moves_arg::parse_typed(word),
+        };
+        let arg = match typed {
+            Ok(arg) => arg,
+            // The message quotes what was typed (shortened).
+            Err(e) => {
+                self.report(&format!("{}\n", escape_controls(&e)))?;
+                return Ok(Answer::Again);
+            }
+        };
+        let mv = seat::own_hole(arg.mv, side);
+        // Asked only of a hole that can be played: another
+        // is refused at once, below.
+        if position.direction_due() && mv.dir.is_none() && decided.iter().any(|d| d.hole == mv.hole)
+        {
+            return Ok(Answer::WhichWay(moves_arg::MoveArg { mv, ..arg }));
+        }
+        match session.game.clone().play(mv) {
+            Err(e) => {
+                self.report(&format!("illegal: {}\n", escape_controls(&e.to_string())))?;
+            }
+            // A `+N` typed is checked as a record's is: a wrong
+            // count is not played.
+            Ok(report) => match arg.captured {
+                Some(claimed) if claimed != report.gained[side.index()] => {
+                    let gained = report.gained[side.index()];
+                    self.report(&format!(
+                        "{}; not played\n",
+                        check::misannotation(mv, claimed, side, gained)
+                    ))?;
+                }
+                _ => return Ok(Answer::Play(mv)),
+            },
+        }
+        Ok(Answer::Again)
     }
 }
 
@@ -954,6 +973,87 @@ enum HumanTurn {
     Move(Move),
     Undone,
     Quit,
+}
+
+/// What a game does after a step of [`Tool::play_session`].
+enum Next {
+    /// Goes on.
+    Go,
+    /// Asks the same side again (a move undone at the human seat).
+    Again,
+    /// Stops, with what the lap budget left undecided, if that is why.
+    Stop(Option<PlayError>),
+}
+
+/// A line typed at the human seat.
+enum Heard {
+    Word(String),
+    /// Nothing to act on (an empty line, or one refused): ask again.
+    Nothing,
+    /// The input ended, or a signal stops the game.
+    End,
+}
+
+/// What a move typed at the human seat comes to.
+enum Answer {
+    Play(Move),
+    /// A first move typed without its direction: the next line gives it.
+    WhichWay(moves_arg::MoveArg),
+    /// Refused, and said why: ask again.
+    Again,
+}
+
+/// The line naming the moves the lap budget leaves undecided, which the
+/// human seat does not offer.
+fn not_offered(prompt: &mut String, undecided: &[(Move, PlayError)]) {
+    if let Some((mv, e)) = undecided.first() {
+        let others: Vec<String> = undecided[1..].iter().map(|(m, _)| m.to_string()).collect();
+        let also = if others.is_empty() {
+            String::new()
+        } else {
+            format!(" (so are {})", others.join(" "))
+        };
+        let _ = writeln!(
+            prompt,
+            "not offered: {mv} is undecided under the lap budget{also}: {e}"
+        );
+    }
+}
+
+/// The human seat's question: which way `wants_direction`'s move sows, or
+/// which of the moves `decided` `side` plays.
+fn ask_for(
+    prompt: &mut String,
+    position: &Position,
+    side: Side,
+    decided: &[Move],
+    wants_direction: Option<&moves_arg::MoveArg>,
+) {
+    if let Some(arg) = wants_direction {
+        let _ = write!(
+            prompt,
+            "{} sows which way? ccw (counter-clockwise) or cw (clockwise)> ",
+            arg.mv
+        );
+        return;
+    }
+    // A first move that chooses the direction: each hole once, when it may
+    // go either way.
+    let mut list: Vec<String> = decided.iter().map(|m| m.to_string()).collect();
+    let mut with = "";
+    if position.direction_due() {
+        let mut holes: Vec<String> = decided.iter().map(|m| m.hole.to_string()).collect();
+        holes.dedup();
+        if holes.len() * 2 == decided.len() {
+            list = holes;
+            with = ", each :ccw or :cw";
+        }
+    }
+    let _ = write!(
+        prompt,
+        "{side} to move [{}{with}] (help, hint, undo, quit)> ",
+        list.join(" ")
+    );
 }
 
 /// What a note on a game stopped at `--max-plies` adds: a match of rounds

@@ -35,7 +35,6 @@ Exit status: 0 every game valid, 1 some game invalid (or its canonical record ov
     name = "mancala-validate",
     version,
     after_help = EXAMPLES,
-    mut_arg("color", |a| a.help("When to colour the error reports.")),
 )]
 pub struct Args {
     #[command(flatten)]
