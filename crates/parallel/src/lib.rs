@@ -359,6 +359,116 @@ where
     result
 }
 
+/// A worker of [`map_in_turns`]: reads a batch in its turn, while the
+/// batches read stay within `ahead` of those written, and works on it.
+fn work_in_turns<I, F, T, W>(
+    turns: &Mutex<Turns<I, F>>,
+    desk: &Mutex<Desk<T>>,
+    caller: &Condvar,
+    room: &Condvar,
+    worker: usize,
+    ahead: usize,
+    work: &W,
+) where
+    I: Iterator,
+    F: Fn(&I::Item) -> usize,
+    W: Fn(&I::Item) -> T,
+{
+    let _fail = OnPanic(|| {
+        if let Ok(mut desk) = desk.lock() {
+            desk.failed = true;
+            caller.notify_one();
+        }
+    });
+    let mut written: Vec<Vec<T>> = Vec::new();
+    loop {
+        if !wait_for_room(desk, room, ahead) {
+            return;
+        }
+        let Some((seq, batch, weighed)) = read_in_turn(turns, desk, caller) else {
+            return;
+        };
+        // The results written since the last batch, dropped here (outside
+        // the locks); one holds this batch's.
+        let mut results = Vec::new();
+        for mut done in written.drain(..) {
+            done.clear();
+            if results.capacity() < done.capacity() {
+                results = done;
+            }
+        }
+        results.extend(batch.iter().map(work));
+        drop(batch);
+        let Ok(mut desk) = desk.lock() else { return };
+        desk.results.push(Done {
+            seq,
+            worker,
+            weight: weighed,
+            results,
+        });
+        mem::swap(&mut written, &mut desk.written[worker]);
+        if desk.caller_waiting {
+            caller.notify_one();
+        }
+    }
+}
+
+/// Waits while the batches read are `ahead` of those written; false when
+/// there is nothing more to read (closed, failed or ended).
+fn wait_for_room<T>(desk: &Mutex<Desk<T>>, room: &Condvar, ahead: usize) -> bool {
+    let Ok(mut desk) = desk.lock() else {
+        return false;
+    };
+    while !desk.closed && desk.ended.is_none() && desk.read >= desk.emitted + ahead {
+        desk.waiting += 1;
+        desk = match room.wait(desk) {
+            Ok(desk) => desk,
+            Err(_) => return false,
+        };
+        desk.waiting -= 1;
+    }
+    !(desk.closed || desk.failed || desk.ended.is_some())
+}
+
+/// The next batch, read in this worker's turn: its number, its items and
+/// their weight; `None` at the end of the input (or when a lock is
+/// poisoned).
+fn read_in_turn<I, F, T>(
+    turns: &Mutex<Turns<I, F>>,
+    desk: &Mutex<Desk<T>>,
+    caller: &Condvar,
+) -> Option<(usize, Vec<I::Item>, usize)>
+where
+    I: Iterator,
+    F: Fn(&I::Item) -> usize,
+{
+    let mut turns = turns.lock().ok()?;
+    let (mut batch, mut weighed) = (Vec::new(), 0);
+    let mut end = false;
+    while batch.len() < BATCH && weighed < BATCH_WEIGHT {
+        let Some(item) = turns.items.next() else {
+            end = true;
+            break;
+        };
+        weighed += (turns.weight)(&item).max(BATCH_WEIGHT / BATCH);
+        batch.push(item);
+    }
+    let seq = turns.seq;
+    if !batch.is_empty() {
+        turns.seq += 1;
+    }
+    let mut desk = desk.lock().ok()?;
+    desk.read = turns.seq;
+    if end {
+        desk.ended = Some(turns.seq);
+        caller.notify_one();
+    }
+    if batch.is_empty() {
+        return None;
+    }
+    Some((seq, batch, weighed))
+}
+
 /// Where the threads of [`map_in_turns`] meet.
 struct Desk<T> {
     /// Results of batches, not yet taken by the calling thread.
@@ -434,81 +544,7 @@ where
         for worker in 0..jobs {
             let (turns, desk, caller, room) = (&turns, &desk, &caller, &room);
             let spawned = thread::Builder::new().spawn_scoped(scope, move || {
-                let _fail = OnPanic(|| {
-                    if let Ok(mut desk) = desk.lock() {
-                        desk.failed = true;
-                        caller.notify_one();
-                    }
-                });
-                let mut written: Vec<Vec<T>> = Vec::new();
-                loop {
-                    {
-                        let Ok(mut desk) = desk.lock() else { return };
-                        while !desk.closed
-                            && desk.ended.is_none()
-                            && desk.read >= desk.emitted + ahead
-                        {
-                            desk.waiting += 1;
-                            desk = match room.wait(desk) {
-                                Ok(desk) => desk,
-                                Err(_) => return,
-                            };
-                            desk.waiting -= 1;
-                        }
-                        if desk.closed || desk.failed || desk.ended.is_some() {
-                            return;
-                        }
-                    }
-                    let (seq, batch, weighed) = {
-                        let Ok(mut turns) = turns.lock() else { return };
-                        let (mut batch, mut weighed) = (Vec::new(), 0);
-                        let mut end = false;
-                        while batch.len() < BATCH && weighed < BATCH_WEIGHT {
-                            let Some(item) = turns.items.next() else {
-                                end = true;
-                                break;
-                            };
-                            weighed += (turns.weight)(&item).max(BATCH_WEIGHT / BATCH);
-                            batch.push(item);
-                        }
-                        let seq = turns.seq;
-                        if !batch.is_empty() {
-                            turns.seq += 1;
-                        }
-                        let Ok(mut desk) = desk.lock() else { return };
-                        desk.read = turns.seq;
-                        if end {
-                            desk.ended = Some(turns.seq);
-                            caller.notify_one();
-                        }
-                        if batch.is_empty() {
-                            return;
-                        }
-                        (seq, batch, weighed)
-                    };
-                    // The results written since the last batch, dropped
-                    // here (outside the locks); one holds this batch's.
-                    let mut results = Vec::new();
-                    for mut done in written.drain(..) {
-                        done.clear();
-                        if results.capacity() < done.capacity() {
-                            results = done;
-                        }
-                    }
-                    results.extend(batch.iter().map(work));
-                    drop(batch);
-                    let Ok(mut desk) = desk.lock() else { return };
-                    desk.results.push(Done {
-                        seq,
-                        worker,
-                        weight: weighed,
-                        results,
-                    });
-                    mem::swap(&mut written, &mut desk.written[worker]);
-                    if desk.caller_waiting {
-                        caller.notify_one();
-                    }
-                }
+                work_in_turns(turns, desk, caller, room, worker, ahead, work);
             });
             if spawned.is_err() {
                 break;
