@@ -15,7 +15,9 @@ use mancala_rules::{
 
 use crate::diagnostic::{self, escape_controls};
 use crate::driver::{Driver, Step, Verdict, Writer};
-use crate::flags::{ColorFlag, GameFlags, HUMAN, LapBudgetFlag, PlayerFlags, QuietFlag};
+use crate::flags::{
+    HUMAN, LapBudgetFlag, MatchJobsFlag, NewGameFlags, PlayColorFlag, PlayerFlags, QuietFlag,
+};
 use crate::input::{self, InputName};
 use crate::moves_arg;
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
@@ -61,25 +63,13 @@ the 4 MiB the tools read, and was not written), 2 usage or I/O error.";
     name = "mancala-play",
     version,
     after_help = EXAMPLES,
-    mut_arg("game", |a| a
-        .default_value(crate::flags::DEFAULT_GAME.as_str())
-        .help("The game of new games (records carry their own).")
-        .conflicts_with("records")),
-    mut_arg("options", |a| a
-        .help("A variant option of new games (repeatable): e.g. `seeds=5`, `series-capture`, `rounds=5`; --help lists them.")
-        .conflicts_with("records")),
-    mut_arg("color", |a| a.help("When to colour diagrams and error reports on stderr.")),
-    mut_arg("jobs", |a| a
-        .help("Worker threads of a match, 1 to 256 (default: all cores); the records keep the pairs' order")
-        .requires("pairs")
-        .help_heading("Engine matches")),
 )]
 pub struct Args {
     /// Records to continue (`-` for stdin): each is played on from its last
     /// position. Without records, new games are played.
     pub records: Vec<std::path::PathBuf>,
     #[command(flatten)]
-    pub game: GameFlags,
+    pub game: NewGameFlags,
     #[command(flatten)]
     pub players: PlayerFlags,
     /// Seed of every random choice: the same command prints the same games.
@@ -164,11 +154,11 @@ pub struct Args {
     )]
     pub sprt: Option<crate::stats::Sprt>,
     #[command(flatten)]
-    pub jobs: crate::flags::JobsFlag,
+    pub jobs: MatchJobsFlag,
     #[command(flatten)]
     pub quiet: QuietFlag,
     #[command(flatten)]
-    pub color: ColorFlag,
+    pub color: PlayColorFlag,
     #[command(flatten)]
     pub lap_budget: LapBudgetFlag,
     #[command(flatten)]

@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::diagnostic;
 use crate::driver::{Driver, Step, Verdict, Writer};
 use crate::flags::{
-    ColorFlag, GameFlags, LapBudgetFlag, MaxErrorsFlag, QuietFlag, RecordFilesFlag,
+    DiagramColorFlag, DrawnGameFlags, LapBudgetFlag, MaxErrorsFlag, QuietFlag, RecordFilesFlag,
 };
 use crate::input::{self, InputName};
 use crate::moves_arg;
@@ -53,12 +53,6 @@ Exit status: 0 ok, 1 some game invalid (the others are still drawn), 2 usage or 
     name = "mancala-render",
     version,
     after_help = EXAMPLES,
-    mut_arg("game", |a| a
-        .help("Draw one game of this id instead of records: its start, or --setup, then --moves.")),
-    mut_arg("options", |a| a
-        .help("A variant option of --game (repeatable); --help lists them.")
-        .requires("game")),
-    mut_arg("color", |a| a.help("Colour the lifted, last sown and captured holes.")),
 )]
 pub struct Args {
     #[command(flatten)]
@@ -93,7 +87,7 @@ pub struct Args {
     #[arg(long, requires = "game")]
     pub setup: Option<String>,
     #[command(flatten)]
-    pub game: GameFlags,
+    pub game: DrawnGameFlags,
     /// Moves to play from the --setup position (or the start of --game).
     #[arg(long, requires = "game")]
     pub moves: Option<String>,
@@ -101,7 +95,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t)]
     pub style: DrawStyle,
     #[command(flatten)]
-    pub color: ColorFlag,
+    pub color: DiagramColorFlag,
     /// `text`: diagrams; `json`: the same frames as data, one game per
     /// line; `svg`: a picture per diagram; `html`: a page per game to step
     /// through it (--ply N: the ply it opens at).
