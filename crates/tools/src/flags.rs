@@ -52,14 +52,6 @@ pub struct NewGameFlags {
     pub options: Vec<String>,
 }
 
-impl NewGameFlags {
-    /// The rules of the game named with the options given, under
-    /// `lap_budget` (see [`rules_of`]).
-    pub fn rules(&self, lap_budget: Option<u32>) -> Result<Rules, String> {
-        rules_of(self.game, &self.options, lap_budget)
-    }
-}
-
 /// `--game` and `-o` of render: one game to draw instead of records.
 #[derive(Debug, Clone, clap::Args)]
 pub struct DrawnGameFlags {
@@ -81,14 +73,6 @@ pub struct DrawnGameFlags {
         requires = "game"
     )]
     pub options: Vec<String>,
-}
-
-impl DrawnGameFlags {
-    /// The rules of the game named (or [`DEFAULT_GAME`]) with the options
-    /// given, under `lap_budget` (see [`rules_of`]).
-    pub fn rules(&self, lap_budget: Option<u32>) -> Result<Rules, String> {
-        rules_of(self.game, &self.options, lap_budget)
-    }
 }
 
 /// `--game` and `-o` of filter: the games selected by id and options.

@@ -919,7 +919,11 @@ fn match_of(args: &Args) -> Result<(Match<'_>, usize), u8> {
         }
     };
     let rules = if openings.is_empty() {
-        match args.game.rules(args.lap_budget.lap_budget) {
+        match crate::flags::rules_of(
+            args.game.game,
+            &args.game.options,
+            args.lap_budget.lap_budget,
+        ) {
             Ok(rules) => Some(rules),
             Err(e) => {
                 output::error_line(&format!("error: {e}"));

@@ -1137,7 +1137,11 @@ impl Summary {
 }
 
 fn new_rules(args: &Args) -> Result<Rules, String> {
-    args.game.rules(args.lap_budget.lap_budget)
+    crate::flags::rules_of(
+        args.game.game,
+        &args.game.options,
+        args.lap_budget.lap_budget,
+    )
 }
 
 /// Runs the tool; returns the exit code.

@@ -681,7 +681,7 @@ fn illegal_ply_laps(checked: &check::Checked, selection: &Selection) -> Drawing 
 fn game_from_flags(args: &Args, color: bool) -> Result<(GameText, ParsedGame), (String, u8)> {
     let usage = |e: String| (format!("error: {e}\n"), EXIT_FAILURE);
     // The lap budget is applied where the record is checked.
-    let rules = args.game.rules(None).map_err(usage)?;
+    let rules = crate::flags::rules_of(args.game.game, &args.game.options, None).map_err(usage)?;
     let flag_error = |name: &str, text: &str, span: std::ops::Range<usize>, message: &str| {
         let mut report = String::new();
         diagnostic::render(
