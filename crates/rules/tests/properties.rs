@@ -3,9 +3,6 @@
 //! plays through `Game::play`, no listed move is endless (unless
 //! `endless-ends-game`), unlisted candidates are refused, and games end.
 
-mod common;
-mod reference;
-
 use mancala_rules::{Game, GameId, Opt, Played, Position, Rules, Side, Status, Verdict};
 use proptest::prelude::*;
 
