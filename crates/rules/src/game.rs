@@ -292,19 +292,36 @@ impl History {
         // The filter is asked first, as it mostly says no, then the rule,
         // before the history is scanned: under `no-repetition-rule` there
         // is nothing to scan for (the history keeps a few keys at most).
-        if rules.ends_at_twenty_five(position.stores()) {
-            Some(EndReason::TwentyFive)
-        } else if irreversible {
-            // A row empties only as seeds leave it for a store (a Kalah
-            // mover's last seeds) or are captured: never on a move that
-            // leaves the stores as they were. (A start with an empty row
-            // is settled by `Game::start`.)
-            (rules.ends_on_empty_row() && position.a_row_is_empty()).then_some(EndReason::NoMoves)
+        if let Some(ending) = History::ending_by_stores(position, irreversible) {
+            ending
         } else if self.may_have_occurred_twice(at)
             && !rules.has(Opt::NoRepetitionRule)
             && self.occurred_twice(key, at)
         {
             Some(EndReason::Repetition)
+        } else {
+            None
+        }
+    }
+
+    /// [`History::ending`] as far as the stores decide it: `Some` with how
+    /// the move ended the game (or that it did not) when it left a side 25
+    /// or changed the stores (`irreversible`), else `None`, the repetition
+    /// rule to be asked.
+    #[inline(always)]
+    fn ending_by_stores(position: &Position, irreversible: bool) -> Option<Option<EndReason>> {
+        let rules = position.rules();
+        if rules.ends_at_twenty_five(position.stores()) {
+            Some(Some(EndReason::TwentyFive))
+        } else if irreversible {
+            // A row empties only as seeds leave it for a store (a Kalah
+            // mover's last seeds) or are captured: never on a move that
+            // leaves the stores as they were. (A start with an empty row
+            // is settled by `Game::start`.)
+            Some(
+                (rules.ends_on_empty_row() && position.a_row_is_empty())
+                    .then_some(EndReason::NoMoves),
+            )
         } else {
             None
         }
@@ -580,6 +597,31 @@ impl Game {
             .advance(self.position.rules(), key, irreversible, at);
         self.open = true;
         Some(gained)
+    }
+
+    /// [`Game::play_unsettled`] for a game none of whose positions can
+    /// occur twice ([`Rules::never_repeats`]: Kalah), with no repetition
+    /// history kept: random playouts take it, deciding once a playout
+    /// which to call, so that the other games' moves pay nothing for it.
+    /// The history keeps what it held before (positions that cannot recur,
+    /// so no check that reads it later is misled). For any other game it
+    /// is [`Game::play_unsettled`].
+    #[inline(always)]
+    pub fn play_unsettled_unrepeated(&mut self, mv: Move) -> Option<[u32; 2]> {
+        if !self.position.rules().never_repeats() {
+            return self.play_unsettled(mv);
+        }
+        if self.ended.is_some() {
+            return None;
+        }
+        let before = self.position.stores();
+        if !self.position.play_store_track(mv) {
+            return None;
+        }
+        let stores = self.position.stores();
+        self.ended = History::ending_by_stores(&self.position, stores != before).flatten();
+        self.open = true;
+        Some(gains(before, stores))
     }
 
     /// The fast lane: `mv` played in place when it is legal and finite (see

@@ -205,7 +205,7 @@ impl SowRules {
     }
 
     #[inline(always)]
-    const fn store_track(&self) -> bool {
+    pub(crate) const fn store_track(&self) -> bool {
         self.track & SowRules::STORE_TRACK != 0
     }
 
@@ -1157,6 +1157,22 @@ impl Sower<'_> {
         self.sow_apart(board, stores, start, obs)
     }
 
+    /// [`Sower::sow_store_track`] with nothing recorded, in place, for
+    /// [`crate::Position::play_store_track`]: random playouts of a game
+    /// whose stores lie on the track sow here, not out of line. Whether
+    /// the last seed fell into the mover's store.
+    #[inline(always)]
+    pub(crate) fn sow_store_track_in_place(
+        self,
+        b: &mut Board,
+        st: &mut [u8; 2],
+        start: u8,
+    ) -> bool {
+        let (sown, into_store) = self.store_track_lap(*b, *st, start, &mut NoTrace);
+        (*b, *st) = (sown.board, sown.stores);
+        into_store
+    }
+
     /// [`Sower::sow_laps`] out of line, given the sower by value: for the
     /// moves the fast paths leave (traced ones, non-bulk sowers, and moves
     /// longer than [`Sower::SHORT_MOVE`] laps). A sower whose address a
@@ -1198,6 +1214,7 @@ impl Sower<'_> {
     /// [`crate::Position`]); one in an empty house of the mover's own row
     /// captures as [`CaptureRule::OppositeOfEmptyOwn`] says. Counter-
     /// clockwise only (no such game sows clockwise). Never endless.
+    #[inline(always)]
     fn sow_store_track<O: Observer>(
         self,
         board: Board,
@@ -1205,6 +1222,19 @@ impl Sower<'_> {
         start: u8,
         obs: &mut O,
     ) -> Sown {
+        self.store_track_lap(board, stores, start, obs).0
+    }
+
+    /// [`Sower::sow_store_track`], and whether the last seed fell into the
+    /// mover's store.
+    #[inline(always)]
+    fn store_track_lap<O: Observer>(
+        self,
+        board: Board,
+        stores: [u8; 2],
+        start: u8,
+        obs: &mut O,
+    ) -> (Sown, bool) {
         debug_assert_eq!(self.dir, Dir::Ccw);
         let (mut b, mut st) = (board, stores);
         let n2 = self.how.n2;
@@ -1271,11 +1301,12 @@ impl Sower<'_> {
         } else {
             self.end(pos, LapEnd::Landed(self.hole(pos)), &b, &st, obs);
         }
-        Sown {
+        let sown = Sown {
             board: b,
             stores: st,
             laps: 1,
-        }
+        };
+        (sown, in_store)
     }
 
     /// [`Sower::sow`] lap by lap, with cycle detection from the second lap.
