@@ -185,8 +185,8 @@ pub(crate) fn random_moves(
 }
 
 /// [`random_moves`] with the fast lane `play` ([`Game::play_unsettled`]
-/// or what stands for it where the rules allow).
-#[inline(always)]
+/// or what stands for it where the rules allow), each lane its own loop.
+#[inline(never)]
 fn random_moves_by(
     game: &mut Game,
     rng: &mut Rng,

@@ -292,36 +292,19 @@ impl History {
         // The filter is asked first, as it mostly says no, then the rule,
         // before the history is scanned: under `no-repetition-rule` there
         // is nothing to scan for (the history keeps a few keys at most).
-        if let Some(ending) = History::ending_by_stores(position, irreversible) {
-            ending
-        } else if self.may_have_occurred_twice(at)
-            && !rules.has(Opt::NoRepetitionRule)
-            && self.occurred_twice(key, at)
-        {
-            Some(EndReason::Repetition)
-        } else {
-            None
-        }
-    }
-
-    /// [`History::ending`] as far as the stores decide it: `Some` with how
-    /// the move ended the game (or that it did not) when it left a side 25
-    /// or changed the stores (`irreversible`), else `None`, the repetition
-    /// rule to be asked.
-    #[inline(always)]
-    fn ending_by_stores(position: &Position, irreversible: bool) -> Option<Option<EndReason>> {
-        let rules = position.rules();
         if rules.ends_at_twenty_five(position.stores()) {
-            Some(Some(EndReason::TwentyFive))
+            Some(EndReason::TwentyFive)
         } else if irreversible {
             // A row empties only as seeds leave it for a store (a Kalah
             // mover's last seeds) or are captured: never on a move that
             // leaves the stores as they were. (A start with an empty row
             // is settled by `Game::start`.)
-            Some(
-                (rules.ends_on_empty_row() && position.a_row_is_empty())
-                    .then_some(EndReason::NoMoves),
-            )
+            (rules.ends_on_empty_row() && position.a_row_is_empty()).then_some(EndReason::NoMoves)
+        } else if self.may_have_occurred_twice(at)
+            && !rules.has(Opt::NoRepetitionRule)
+            && self.occurred_twice(key, at)
+        {
+            Some(EndReason::Repetition)
         } else {
             None
         }
@@ -619,7 +602,15 @@ impl Game {
             return None;
         }
         let stores = self.position.stores();
-        self.ended = History::ending_by_stores(&self.position, stores != before).flatten();
+        // `History::ending` with no repetition to look for: only a move
+        // that changed the stores can end the game by itself.
+        self.ended = if stores == before {
+            None
+        } else if self.position.rules().ends_at_twenty_five(stores) {
+            Some(EndReason::TwentyFive)
+        } else {
+            self.position.ended_by_empty_row()
+        };
         self.open = true;
         Some(gains(before, stores))
     }

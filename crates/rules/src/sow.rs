@@ -1214,7 +1214,6 @@ impl Sower<'_> {
     /// [`crate::Position`]); one in an empty house of the mover's own row
     /// captures as [`CaptureRule::OppositeOfEmptyOwn`] says. Counter-
     /// clockwise only (no such game sows clockwise). Never endless.
-    #[inline(always)]
     fn sow_store_track<O: Observer>(
         self,
         board: Board,
