@@ -1168,9 +1168,7 @@ impl Sower<'_> {
         st: &mut [u8; 2],
         start: u8,
     ) -> bool {
-        let (sown, into_store) = self.store_track_lap(*b, *st, start, &mut NoTrace);
-        (*b, *st) = (sown.board, sown.stores);
-        into_store
+        self.store_track_lap(b, st, start, &mut NoTrace)
     }
 
     /// [`Sower::sow_laps`] out of line, given the sower by value: for the
@@ -1221,21 +1219,26 @@ impl Sower<'_> {
         start: u8,
         obs: &mut O,
     ) -> Sown {
-        self.store_track_lap(board, stores, start, obs).0
+        let (mut b, mut st) = (board, stores);
+        self.store_track_lap(&mut b, &mut st, start, obs);
+        Sown {
+            board: b,
+            stores: st,
+            laps: 1,
+        }
     }
 
-    /// [`Sower::sow_store_track`], and whether the last seed fell into the
-    /// mover's store.
+    /// [`Sower::sow_store_track`] on `(b, st)` in place: whether the last
+    /// seed fell into the mover's store.
     #[inline(always)]
     fn store_track_lap<O: Observer>(
         self,
-        board: Board,
-        stores: [u8; 2],
+        b: &mut Board,
+        st: &mut [u8; 2],
         start: u8,
         obs: &mut O,
-    ) -> (Sown, bool) {
+    ) -> bool {
         debug_assert_eq!(self.dir, Dir::Ccw);
-        let (mut b, mut st) = (board, stores);
         let n2 = self.how.n2;
         let mover = self.mover;
         // The mover's last hole: their store comes after it.
@@ -1256,8 +1259,8 @@ impl Sower<'_> {
             let into_store = seeds > before_store;
             let holes = seeds - u8::from(into_store);
             let (run, last) = self.laps().run(start, holes);
-            let v = u128::from_le_bytes(b) & KEEP_ALL_BUT[slot(start)];
-            b = (v + run).to_le_bytes();
+            let v = u128::from_le_bytes(*b) & KEEP_ALL_BUT[slot(start)];
+            *b = (v + run).to_le_bytes();
             st[mover.index()] += u8::from(into_store);
             in_store = seeds == before_store + 1;
             pos = if in_store { row_end } else { last };
@@ -1283,29 +1286,24 @@ impl Sower<'_> {
             seeds -= 1;
         }
         if in_store {
-            self.end(pos, LapEnd::IntoStore(mover), &b, &st, obs);
+            self.end(pos, LapEnd::IntoStore(mover), b, st, obs);
         } else if b[slot(pos)] == 1 && self.owner(pos) == mover {
-            self.end(pos, LapEnd::LandedEmpty(self.hole(pos)), &b, &st, obs);
+            self.end(pos, LapEnd::LandedEmpty(self.hole(pos)), b, st, obs);
             let facing = n2 - 1 - pos;
             let empty = matches!(
                 self.how.capture,
                 CaptureRule::OppositeOfEmptyOwn { empty: true }
             );
             if b[slot(facing)] > 0 || empty {
-                self.take(&mut b, &mut st, pos, mover, CaptureKind::LastSeed, obs);
+                self.take(b, st, pos, mover, CaptureKind::LastSeed, obs);
                 if b[slot(facing)] > 0 {
-                    self.take(&mut b, &mut st, facing, mover, CaptureKind::Facing, obs);
+                    self.take(b, st, facing, mover, CaptureKind::Facing, obs);
                 }
             }
         } else {
-            self.end(pos, LapEnd::Landed(self.hole(pos)), &b, &st, obs);
+            self.end(pos, LapEnd::Landed(self.hole(pos)), b, st, obs);
         }
-        let sown = Sown {
-            board: b,
-            stores: st,
-            laps: 1,
-        };
-        (sown, in_store)
+        in_store
     }
 
     /// [`Sower::sow`] lap by lap, with cycle detection from the second lap.
