@@ -2,7 +2,8 @@
 """Kalah and Oware checked ply by ply against OpenSpiel, and timed against it.
 
     python3 crates/bench/benches/openspiel_family.py [--games N] [--setups N]
-        [--ply-games N] [--speed-games N] [--instructions] [--venv DIR] [--seed S]
+        [--ply-games N] [--speed-games N] [--speed-seconds S] [--speed-runs R]
+        [--speed-only] [--instructions] [--venv DIR] [--seed S]
 
 Installs OpenSpiel (`open-spiel` from PyPI) into a virtualenv as
 crates/bench/benches/openspiel.py does (default target/openspiel-venv), builds
@@ -32,7 +33,10 @@ our tools in release, then for each of OpenSpiel's `mancala` (Kalah: 2 x 6,
 Every disagreement is printed with its game. Then it times random playouts
 to the end, ours (`speed playouts kalah|oware N`, crates/engine/examples/
 speed.rs) against OpenSpiel's C++ (`pyspiel.evaluate_bots` with two
-`uniform_random` bots, one Python call a game), in plies per second, and
+`uniform_random` bots, one Python call a game), in plies per second: each
+side's run sized to last `--speed-seconds` at least, both timed by their
+own clocks round the playouts alone, the two run in turn `--speed-runs`
+times (fastest and median quoted, and the ratio pair by pair), and
 with `--instructions` in instructions per ply under valgrind (1,000 games,
 a run of none taken off for start-up). Not run in CI.
 """
@@ -200,39 +204,80 @@ def check(game, mgn, expect_path, ply_games):
     return problems
 
 
-def speed(python, games, instructions):
-    """Random playouts to the end: ours against OpenSpiel's C++."""
+def timed_run(cmd, pattern):
+    """Plies and seconds one timed run of `cmd` prints (its own timer, round
+    the playouts alone: no process or interpreter start-up)."""
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    m = re.search(pattern, out)
+    if not m:
+        sys.exit(f"unexpected output from {cmd[0]}: {out!r}")
+    return int(m.group(1)), float(m.group(2))
+
+
+def sized(run, games, seconds):
+    """Games enough for `run` (games -> plies, seconds) to last `seconds`,
+    sized from a first run of `games` (a tenth as long, at least)."""
+    n = games
+    while True:
+        _, secs = run(n)
+        if secs >= seconds / 10 or n >= 1 << 30:
+            return max(n, int(n * seconds / max(secs, 1e-6) * 1.1) + 1)
+        n *= 10
+
+
+def spread(values):
+    """Minimum, median and maximum."""
+    s = sorted(values)
+    half = len(s) // 2
+    median = s[half] if len(s) % 2 else (s[half - 1] + s[half]) / 2
+    return s[0], median, s[-1]
+
+
+def speed(python, games, seconds, runs, instructions):
+    """Random playouts to the end: ours against OpenSpiel's C++.
+
+    Each side's run is sized to last `seconds` at least (ours plays about
+    six times the plies a second: at equal games it would last tens of
+    milliseconds beside OpenSpiel's seconds), each timed by its own clock
+    round the playouts alone, and the two run in turn `runs` times, so
+    that a drift of the shared machine's load falls on both. Quoted: each
+    side's plies a second at its fastest and median run, and the ratio of
+    each pair of runs next to each other (its minimum and median)."""
     subprocess.run(
         ["cargo", "build", "--release", "--quiet", "-p", "mancala-engine", "--example", "speed"], cwd=ROOT, check=True
     )
     ours_bin = ROOT / "target" / "release" / "examples" / "speed"
-    print(f"\n{'random playouts':<22} {'games':>7} {'plies':>10} {'seconds':>8} {'plies/s':>12} {'ours / theirs':>14}")
-    rates = {}
-    # openspiel.py's probe: one line per game, `name games plies seconds`.
-    out = subprocess.run(
-        [str(python), "-c", OPENSPIEL_PROBE, str(games)], capture_output=True, text=True, check=True
-    ).stdout
-    timed = {name: (plies, secs) for name, _, plies, secs in (line.split() for line in out.splitlines())}
+    # openspiel.py's probe for one game: `name games plies seconds`.
+    probe = OPENSPIEL_PROBE.replace('("oware", "mancala")', "(sys.argv[2],)")
+    print(f"\nrandom playouts, {runs} runs of each in turn, each at least {seconds:g} s, in plies/s")
+    print(f"{'':<16} {'games':>8} {'plies':>10} {'fastest':>12} {'median':>12} {'slowest':>12}")
     for game, name in (("kalah", "mancala"), ("oware", "oware")):
-        plies, secs = timed[name]
-        theirs = int(plies) / max(float(secs), 1e-6)
-        line = subprocess.run([str(ours_bin), "playouts", game, str(games)], capture_output=True, text=True).stdout
-        m = re.search(r": (\d+) plies in ([\d.]+) s", line)
-        # Our speed example prints its seconds to three places: a short run
-        # can read 0.000 s, so a millisecond is the least it is taken for.
-        mine = int(m.group(1)) / max(float(m.group(2)), 0.001)
-        rates[game] = (theirs, mine)
-        print(f"{'OpenSpiel ' + game:<22} {games:>7} {plies:>10} {float(secs):>8.3f} {theirs:>12,.0f}")
-        print(
-            f"{'ours ' + game:<22} {games:>7} {m.group(1):>10} {float(m.group(2)):>8.3f} {mine:>12,.0f} {mine / theirs:>13.1f}x"
-        )
+        def theirs(n):
+            return timed_run([str(python), "-c", probe, str(n), name], r"\S+ \d+ (\d+) ([\d.]+)")
+
+        def ours(n):
+            return timed_run([str(ours_bin), "playouts", game, str(n)], r": (\d+) plies in ([\d.]+) s")
+
+        n_theirs, n_ours = sized(theirs, games, seconds), sized(ours, games, seconds)
+        rates = {"OpenSpiel": [], "ours": []}
+        plies = {}
+        for _ in range(runs):
+            for who, run, n in (("OpenSpiel", theirs, n_theirs), ("ours", ours, n_ours)):
+                p, secs = run(n)
+                plies[who] = (n, p)
+                rates[who].append(p / secs)
+        for who in ("OpenSpiel", "ours"):
+            lo, mid, hi = spread(rates[who])
+            n, p = plies[who]
+            print(f"{who + ' ' + game:<16} {n:>8} {p:>10} {hi:>12,.0f} {mid:>12,.0f} {lo:>12,.0f}")
+        pairs = [o / t for o, t in zip(rates["ours"], rates["OpenSpiel"])]
+        lo, mid, hi = spread(pairs)
+        best = max(rates["ours"]) / max(rates["OpenSpiel"])
+        print(f"{'ours / theirs':<16} pairs min {lo:.1f}x, median {mid:.1f}x, max {hi:.1f}x; fastest / fastest {best:.1f}x")
     if not instructions:
         return
     n = 1000
     print(f"\n{'instructions per ply':<22} {'OpenSpiel':>12} {'ours':>10} {'theirs / ours':>14}")
-    # The probe for one game, named after the count (as openspiel.py runs
-    # it): the other game's instructions are not counted.
-    probe = OPENSPIEL_PROBE.replace('("oware", "mancala")', "(sys.argv[2],)")
     for game, name in (("kalah", "mancala"), ("oware", "oware")):
         out = subprocess.run([str(python), "-c", probe, str(n), name], capture_output=True, text=True).stdout
         plies = int(out.split()[2])
@@ -248,7 +293,10 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=100_000, help="random games from the start, each game (100000)")
     parser.add_argument("--setups", type=int, default=10_000, help="random games from random set-ups, each (10000)")
     parser.add_argument("--ply-games", type=int, default=5_000, help="games drawn and compared every ply (5000)")
-    parser.add_argument("--speed-games", type=int, default=20_000, help="random playouts timed, each (20000)")
+    parser.add_argument("--speed-games", type=int, default=20_000, help="random playouts of a first timed run, each (20000)")
+    parser.add_argument("--speed-seconds", type=float, default=1.0, help="the least a timed run lasts, each side (1.0)")
+    parser.add_argument("--speed-runs", type=int, default=5, help="timed runs of each side, in turn (5)")
+    parser.add_argument("--speed-only", action="store_true", help="time the playouts only, checking nothing")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--instructions", action="store_true", help="also count instructions per ply (valgrind)")
     parser.add_argument("--venv", type=Path, default=ROOT / "target" / "openspiel-venv")
@@ -263,6 +311,9 @@ def main() -> int:
     if python is None:
         print(f"OpenSpiel could not be installed or run: {why}", file=sys.stderr)
         return 1
+    if args.speed_only:
+        speed(python, args.speed_games, args.speed_seconds, args.speed_runs, args.instructions)
+        return 0
     subprocess.run(["cargo", "build", "--release", "--quiet", "--bins"], cwd=ROOT, check=True)
     problems = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -277,7 +328,7 @@ def main() -> int:
                   f"({time.perf_counter() - start:.0f} s)")
             problems += check(game, mgn, expect, args.ply_games)
     print(f"\ndisagreements with OpenSpiel: {problems}")
-    speed(python, args.speed_games, args.instructions)
+    speed(python, args.speed_games, args.speed_seconds, args.speed_runs, args.instructions)
     return 1 if problems else 0
 
 

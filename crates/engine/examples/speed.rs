@@ -100,7 +100,7 @@ fn main() -> ExitCode {
     };
     let secs = clock.elapsed().as_secs_f64();
     let line = format!(
-        "{what} {id}: {units} {unit} in {secs:.3} s, {:.0} {unit}/s\n",
+        "{what} {id}: {units} {unit} in {secs:.6} s, {:.0} {unit}/s\n",
         units as f64 / secs.max(1e-9)
     );
     // A closed stdout loses nothing worth a failure here.
