@@ -34,9 +34,10 @@ Every disagreement is printed with its game. Then it times random playouts
 to the end, ours (`speed playouts kalah|oware N`, crates/engine/examples/
 speed.rs) against OpenSpiel's C++ (`pyspiel.evaluate_bots` with two
 `uniform_random` bots, one Python call a game), in plies per second: each
-side's run sized to last `--speed-seconds` at least, both timed by their
-own clocks round the playouts alone, the two run in turn `--speed-runs`
-times (fastest and median quoted, and the ratio pair by pair), and
+side's run sized to last `--speed-seconds` at least, the two run in turn
+`--speed-runs` times, each timed by its own clock round the playouts alone
+(wall time) and by the process's CPU time less its start-up's (fastest
+and median quoted, and the ratio pair by pair), and
 with `--instructions` in instructions per ply under valgrind (1,000 games,
 a run of none taken off for start-up). Not run in CI.
 """
@@ -46,6 +47,7 @@ import json
 import os
 import random
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -205,21 +207,25 @@ def check(game, mgn, expect_path, ply_games):
 
 
 def timed_run(cmd, pattern):
-    """Plies and seconds one timed run of `cmd` prints (its own timer, round
-    the playouts alone: no process or interpreter start-up)."""
+    """Plies, seconds and CPU seconds of one timed run of `cmd`: the seconds
+    its own clock reads round the playouts alone (no process or interpreter
+    start-up), the CPU seconds the kernel counts for the whole process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     m = re.search(pattern, out)
     if not m:
         sys.exit(f"unexpected output from {cmd[0]}: {out!r}")
-    return int(m.group(1)), float(m.group(2))
+    return int(m.group(1)), float(m.group(2)), cpu
 
 
 def sized(run, games, seconds):
-    """Games enough for `run` (games -> plies, seconds) to last `seconds`,
-    sized from a first run of `games` (a tenth as long, at least)."""
+    """Games enough for `run` (games -> plies, seconds, CPU seconds) to last
+    `seconds`, sized from a first run of `games` (a tenth as long, at least)."""
     n = games
     while True:
-        _, secs = run(n)
+        _, secs, _ = run(n)
         if secs >= seconds / 10 or n >= 1 << 30:
             return max(n, int(n * seconds / max(secs, 1e-6) * 1.1) + 1)
         n *= 10
@@ -238,11 +244,14 @@ def speed(python, games, seconds, runs, instructions):
 
     Each side's run is sized to last `seconds` at least (ours plays about
     six times the plies a second: at equal games it would last tens of
-    milliseconds beside OpenSpiel's seconds), each timed by its own clock
-    round the playouts alone, and the two run in turn `runs` times, so
-    that a drift of the shared machine's load falls on both. Quoted: each
-    side's plies a second at its fastest and median run, and the ratio of
-    each pair of runs next to each other (its minimum and median)."""
+    milliseconds beside OpenSpiel's seconds), and the two run in turn
+    `runs` times, so that a drift of the shared machine's load falls on
+    both. Two clocks: each side's own round its playouts (wall time, which
+    counts the time the process waits for a processor on a loaded machine),
+    and the CPU time the kernel counts for the process, less the least of
+    three runs of no games (start-up: Python's and pyspiel's import).
+    Quoted: each side's plies a second at its fastest and median run, and
+    the ratio of each pair of runs next to each other."""
     subprocess.run(
         ["cargo", "build", "--release", "--quiet", "-p", "mancala-engine", "--example", "speed"], cwd=ROOT, check=True
     )
@@ -250,7 +259,7 @@ def speed(python, games, seconds, runs, instructions):
     # openspiel.py's probe for one game: `name games plies seconds`.
     probe = OPENSPIEL_PROBE.replace('("oware", "mancala")', "(sys.argv[2],)")
     print(f"\nrandom playouts, {runs} runs of each in turn, each at least {seconds:g} s, in plies/s")
-    print(f"{'':<16} {'games':>8} {'plies':>10} {'fastest':>12} {'median':>12} {'slowest':>12}")
+    print(f"{'':<22} {'games':>8} {'plies':>10} {'fastest':>12} {'median':>12} {'slowest':>12}")
     for game, name in (("kalah", "mancala"), ("oware", "oware")):
         def theirs(n):
             return timed_run([str(python), "-c", probe, str(n), name], r"\S+ \d+ (\d+) ([\d.]+)")
@@ -258,22 +267,27 @@ def speed(python, games, seconds, runs, instructions):
         def ours(n):
             return timed_run([str(ours_bin), "playouts", game, str(n)], r": (\d+) plies in ([\d.]+) s")
 
-        n_theirs, n_ours = sized(theirs, games, seconds), sized(ours, games, seconds)
-        rates = {"OpenSpiel": [], "ours": []}
+        sides = {"OpenSpiel": theirs, "ours": ours}
+        startup = {who: min(run(0)[2] for _ in range(3)) for who, run in sides.items()}
+        size = {who: sized(run, games, seconds) for who, run in sides.items()}
+        rates = {(who, clock): [] for who in sides for clock in ("wall", "cpu")}
         plies = {}
         for _ in range(runs):
-            for who, run, n in (("OpenSpiel", theirs, n_theirs), ("ours", ours, n_ours)):
-                p, secs = run(n)
-                plies[who] = (n, p)
-                rates[who].append(p / secs)
-        for who in ("OpenSpiel", "ours"):
-            lo, mid, hi = spread(rates[who])
-            n, p = plies[who]
-            print(f"{who + ' ' + game:<16} {n:>8} {p:>10} {hi:>12,.0f} {mid:>12,.0f} {lo:>12,.0f}")
-        pairs = [o / t for o, t in zip(rates["ours"], rates["OpenSpiel"])]
-        lo, mid, hi = spread(pairs)
-        best = max(rates["ours"]) / max(rates["OpenSpiel"])
-        print(f"{'ours / theirs':<16} pairs min {lo:.1f}x, median {mid:.1f}x, max {hi:.1f}x; fastest / fastest {best:.1f}x")
+            for who, run in sides.items():
+                p, secs, cpu = run(size[who])
+                plies[who] = p
+                rates[who, "wall"].append(p / secs)
+                rates[who, "cpu"].append(p / max(cpu - startup[who], 1e-6))
+        for clock in ("wall", "cpu"):
+            for who in sides:
+                lo, mid, hi = spread(rates[who, clock])
+                label = f"{who} {game}, {clock}"
+                print(f"{label:<22} {size[who]:>8} {plies[who]:>10} {hi:>12,.0f} {mid:>12,.0f} {lo:>12,.0f}")
+            pairs = [o / t for o, t in zip(rates["ours", clock], rates["OpenSpiel", clock])]
+            lo, mid, hi = spread(pairs)
+            best = max(rates["ours", clock]) / max(rates["OpenSpiel", clock])
+            print(f"{'  ours / theirs':<22} pairs {lo:.1f}x min, {mid:.1f}x median, {hi:.1f}x max; "
+                  f"fastest / fastest {best:.1f}x")
     if not instructions:
         return
     n = 1000
