@@ -29,11 +29,17 @@ mod common;
 use common::{positions, start};
 
 /// `n` seeded random games to the end through [`play_out`]; their plies.
+///
+/// The start is set up once and each game plays on a copy of it, as a
+/// search's playouts start from a copy of the position searched (and as
+/// OpenSpiel's `load_game` once, `new_initial_state` a game, which
+/// `crates/bench/benches/openspiel_family.py` times beside this).
 fn playouts(id: GameId, n: u64) -> u64 {
     let mut rng = Rng::with_seed(1);
     let mut plies = 0;
+    let first = start(id);
     for _ in 0..n {
-        let mut game = start(id);
+        let mut game = first.clone();
         match play_out(&mut game, &mut rng, u32::MAX) {
             Ok(played) => plies += u64::from(played),
             Err(e) => unreachable!("standard games are decided within the lap budget: {e}"),
@@ -46,8 +52,9 @@ fn playouts(id: GameId, n: u64) -> u64 {
 fn random_plies(id: GameId, n: u64) -> u64 {
     let mut rng = Rng::with_seed(1);
     let mut plies = 0;
+    let first = start(id);
     for _ in 0..n {
-        let mut game = start(id);
+        let mut game = first.clone();
         while play_random(&mut game, &mut rng).is_some() {
             plies += 1;
         }
