@@ -258,7 +258,7 @@ def speed(python, games, seconds, runs, instructions):
     ours_bin = ROOT / "target" / "release" / "examples" / "speed"
     # openspiel.py's probe for one game: `name games plies seconds`.
     probe = OPENSPIEL_PROBE.replace('("oware", "mancala")', "(sys.argv[2],)")
-    print(f"\nrandom playouts, {runs} runs of each in turn, each at least {seconds:g} s, in plies/s")
+    print(f"\nrandom playouts, {runs} run(s) of each in turn, each at least {seconds:g} s, in plies/s")
     print(f"{'':<22} {'games':>8} {'plies':>10} {'fastest':>12} {'median':>12} {'slowest':>12}")
     for game, name in (("kalah", "mancala"), ("oware", "oware")):
         def theirs(n):
