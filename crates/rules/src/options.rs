@@ -31,7 +31,9 @@ pub enum GameId {
 }
 
 impl GameId {
-    pub const ALL: [GameId; DESCRIPTORS.len()] = [
+    /// Every game, in the order of the descriptor table; every per-game
+    /// array takes its length from this one.
+    pub const ALL: [GameId; 6] = [
         GameId::OlindaKeliya,
         GameId::Olowuka,
         GameId::Pallankuzhi,
