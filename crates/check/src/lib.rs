@@ -120,20 +120,36 @@ pub const LAP_BUDGET_TAG: &str = mancala_notation::Record::LAP_BUDGET_TAG;
 
 /// The lap budget a record is read under: `flag` (`--lap-budget`) when
 /// given, else the record's `LapBudget` tag (`tag`), else the default.
-/// `Err` says what is wrong with the tag's value.
-pub fn lap_budget_of(flag: Option<u32>, tag: Option<&str>) -> Result<u32, String> {
+/// `Err` holds the tag's value when it is not a lap budget.
+pub fn lap_budget_of(flag: Option<u32>, tag: Option<&str>) -> Result<u32, BadLapBudget> {
     match (flag, tag) {
         (Some(budget), _) => Ok(budget),
         (None, None) => Ok(mancala_rules::DEFAULT_LAP_BUDGET),
-        (None, Some(value)) => value.parse().ok().filter(|&b| b >= 1).ok_or_else(|| {
-            format!(
-                "the {LAP_BUDGET_TAG} tag must be a number of laps from 1 to {}, not `{}`",
-                u32::MAX,
-                mancala_rules::shorten(value)
-            )
-        }),
+        (None, Some(value)) => value
+            .parse()
+            .ok()
+            .filter(|&b| b >= 1)
+            .ok_or_else(|| BadLapBudget(value.to_owned())),
     }
 }
+
+/// A `LapBudget` tag's value that is not a number of laps from 1 to
+/// `u32::MAX` (the value, to be quoted).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadLapBudget(pub String);
+
+impl std::fmt::Display for BadLapBudget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the {LAP_BUDGET_TAG} tag must be a number of laps from 1 to {}, not `{}`",
+            u32::MAX,
+            mancala_rules::shorten(&self.0)
+        )
+    }
+}
+
+impl std::error::Error for BadLapBudget {}
 
 /// The rules of `game` under `options` and `lap_budget`, checked. The
 /// last rules made are kept, with what they were made of: the records of
@@ -1132,10 +1148,10 @@ impl<R: Visitor> Visitor for Check<'_, '_, R> {
         let lap_budget = match lap_budget_of(self.lap_budget, tag.map(|(value, _)| value.as_str()))
         {
             Ok(budget) => budget,
-            Err(message) => {
+            Err(bad) => {
                 let span = tag.map_or(0..0, |(_, line)| line.clone());
                 self.problems
-                    .push(problem(span, ProblemKind::Options, message));
+                    .push(problem(span, ProblemKind::Options, bad.to_string()));
                 return ControlFlow::Continue(());
             }
         };

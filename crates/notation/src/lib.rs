@@ -37,7 +37,7 @@ mod print;
 mod reader;
 mod record;
 
-pub use annotation::{Eval, Nag};
+pub use annotation::{Eval, Nag, ParseNagError};
 pub use error::ParseError;
 pub use json::{Form, JsonReader, parse_json_game, visit_json_game};
 pub use parse::{
@@ -46,4 +46,7 @@ pub use parse::{
 };
 pub use print::{MAX_LINE, Numbering, format_setup};
 pub use reader::{DEFAULT_MAX_GAME_BYTES, GameText, Locator, Reader};
-pub use record::{GameResult, Item, ParsedGame, Record, Spans, StandardTags, Tag};
+pub use record::{
+    GameResult, Item, ParseResultError, ParsedGame, Record, SetTagError, SetTagRefusal, Spans,
+    StandardTags, Tag,
+};

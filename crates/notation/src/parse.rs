@@ -852,13 +852,15 @@ impl<'a> GameParser<'a> {
                 }
                 TagName::SetUp => TagValue::SetUp(setup_value(value, value_span.start)?),
                 TagName::Result => {
-                    let result = value.parse::<GameResult>().map_err(err)?;
+                    let result = value
+                        .parse::<GameResult>()
+                        .map_err(|e| err(e.to_string()))?;
                     result_tag = Some((result, value_span.clone()));
                     TagValue::Result(result)
                 }
-                TagName::Termination => {
-                    TagValue::Termination(value.parse::<EndReason>().map_err(err)?)
-                }
+                TagName::Termination => TagValue::Termination(
+                    value.parse::<EndReason>().map_err(|e| err(e.to_string()))?,
+                ),
                 // No standard name is a typed one in other case.
                 TagName::Standard(_) => TagValue::Text {
                     name,
@@ -1265,7 +1267,7 @@ impl<'a> GameParser<'a> {
                     let span = self.token_span();
                     let nag = self.full[span.clone()]
                         .parse::<Nag>()
-                        .map_err(|e| ParseError::new(span.clone(), e))?;
+                        .map_err(|e| ParseError::new(span.clone(), e.to_string()))?;
                     if !after_move {
                         return Err(ParseError::new(span, NAG_NOT_AFTER_MOVE));
                     }
