@@ -16,11 +16,12 @@ use serde_json::value::RawValue;
 use crate::annotation::Nag;
 use crate::error::ParseError;
 use crate::parse::{
-    EMPTY_VARIATION, MAX_VARIATION_DEPTH, NAG_NOT_AFTER_MOVE, Skip, TagValue,
-    VARIATION_NOT_AFTER_MOVE, Visitor, nested_too_deep, tag_line_in_comment, visit_game,
+    EMPTY_VARIATION, MAX_VARIATION_DEPTH, NAG_NOT_AFTER_MOVE, VARIATION_NOT_AFTER_MOVE,
+    nested_too_deep, tag_line_in_comment, visit_game,
 };
 use crate::reader::{DEFAULT_MAX_GAME_BYTES, GameText};
 use crate::record::{GameResult, Item, Record, StandardTags, is_tag_name};
+use crate::visitor::{Skip, TagValue, Visitor};
 
 /// The two forms a record stream may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

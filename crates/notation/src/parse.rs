@@ -16,6 +16,7 @@ use crate::record::{
     GameResult, Item, ParsedGame, Record, Spans, StandardTags, Tag, first_special_in_tag_value,
     is_name_byte,
 };
+use crate::visitor::{Skip, TagValue, Visitor};
 
 type PResult<'a, T> = IResult<&'a str, T>;
 
@@ -63,95 +64,6 @@ fn known_name(name: &str) -> Cow<'static, str> {
 /// The value is borrowed from the text, or, when it had escapes, from the
 /// caller's buffer (so that no line leaves a `Cow` to drop).
 type TagLine<'a, 'v> = (&'a str, &'v str, Range<usize>, Range<usize>);
-
-/// A tag's value as the notation reads it: the tags it interprets come
-/// checked and typed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TagValue<'a> {
-    Game(GameId),
-    Options(Options),
-    SetUp(Setup),
-    Result(GameResult),
-    Termination(EndReason),
-    /// Any other tag, standard (`Event` … `North`) or not: free text,
-    /// unescaped.
-    Text {
-        name: &'a str,
-        value: Cow<'a, str>,
-    },
-}
-
-/// Lets go of `item`. Most items are moves, which own nothing: their drop
-/// glue, which `Item`'s variations keep out of line (a recursive type's),
-/// is passed over for them.
-#[inline(always)]
-pub fn forget_move(item: Item) {
-    if let Item::Move { .. } = item {
-        std::mem::forget(item);
-    }
-}
-
-/// Whether a visitor passes over a variation ([`Visitor::begin_variation`]),
-/// as pgn-reader's visitors do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Skip(pub bool);
-
-/// What [`visit_game`] hands over as it reads a game, in the order of the
-/// text (the shape of pgn-reader's visitor). Every method does nothing by
-/// default, so a visitor writes only those it needs. Any method may stop
-/// the reading with `ControlFlow::Break`: nothing more is read or checked.
-pub trait Visitor {
-    /// A tag line (`line`), its value (`value`: the span inside the quotes).
-    fn tag(
-        &mut self,
-        _tag: TagValue<'_>,
-        _line: Range<usize>,
-        _value: Range<usize>,
-    ) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-    /// The tags are over (`header`: their span, empty when there are none);
-    /// the movetext follows.
-    fn movetext(&mut self, _header: Range<usize>) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-    /// A move, round marker or comment of the movetext (of the main line,
-    /// or of a variation the visitor entered).
-    #[inline(always)]
-    fn item(&mut self, item: Item, _span: Range<usize>) -> ControlFlow<()> {
-        forget_move(item);
-        ControlFlow::Continue(())
-    }
-    /// A move read from MGN text (the commonest item): by default handed
-    /// over as an [`Item::Move`] to [`Visitor::item`]. A visitor that takes
-    /// it here gets its parts as they were read, not built into an item.
-    #[inline(always)]
-    fn mv(&mut self, mv: Move, captured: Option<u32>, span: Range<usize>) -> ControlFlow<()> {
-        self.item(Item::Move { mv, captured }, span)
-    }
-    /// A NAG (`!`, `$14`; `span` is its suffix or token): it annotates the
-    /// move before it.
-    fn nag(&mut self, _nag: Nag, _span: Range<usize>) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-    /// A variation opens (`span`: its `(`): another line in place of the
-    /// last move read, from the position before that move. `Skip(true)`,
-    /// the default, passes over it: nothing inside it is handed over, nor
-    /// its end, so a visitor that knows nothing of variations sees the
-    /// main line alone. `Skip(false)` enters it: its items follow, then
-    /// [`Visitor::end_variation`].
-    fn begin_variation(&mut self, _span: Range<usize>) -> ControlFlow<(), Skip> {
-        ControlFlow::Continue(Skip(true))
-    }
-    /// The variation last entered closes (`span`: its `)`); the line it
-    /// stands in goes on.
-    fn end_variation(&mut self, _span: Range<usize>) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-    /// The result closing the movetext, once the whole text is known to be
-    /// a well-formed game (so last: a syntax error anywhere comes first).
-    fn result(&mut self, _result: GameResult, _span: Range<usize>) {}
-}
 
 /// Reads the text of one game (as split by [`crate::Reader`]) into
 /// `visitor`, checking all of its syntax: `Continue` when the text is a
