@@ -1431,18 +1431,7 @@ fn setup_value(text: &str, base: usize) -> Result<Setup, ParseError> {
     let south = setup_row(south_text, rows_span.start)?;
     let north = setup_row(north_text, rows_span.start + south_text.len() + 1)?;
     let (stores_text, stores_span) = &fields[2];
-    let stores = match score(stores_text) {
-        Ok(("", (s, n))) => [
-            digits_u32(s, "store", stores_span.start..stores_span.start + s.len())?,
-            digits_u32(n, "store", stores_span.end - n.len()..stores_span.end)?,
-        ],
-        _ => {
-            return Err(ParseError::new(
-                stores_span.clone(),
-                "stores are written south-north, e.g. `0-0` or `16-14`",
-            ));
-        }
-    };
+    let stores = setup_stores(stores_text, stores_span)?;
     let mut setup = Setup {
         south,
         north,
@@ -1454,66 +1443,92 @@ fn setup_value(text: &str, base: usize) -> Result<Setup, ParseError> {
     };
     let mut seen: Vec<&str> = Vec::new();
     for (field, span) in &fields[3..] {
-        let Some((key, value)) = field.split_once('=') else {
+        setup_field(&mut setup, field, span, &mut seen)?;
+    }
+    Ok(setup)
+}
+
+/// A set-up's stores, `S-N` (`span`: where they stand in the game's text).
+fn setup_stores(text: &str, span: &Range<usize>) -> Result<[u32; 2], ParseError> {
+    match score(text) {
+        Ok(("", (s, n))) => Ok([
+            digits_u32(s, "store", span.start..span.start + s.len())?,
+            digits_u32(n, "store", span.end - n.len()..span.end)?,
+        ]),
+        _ => Err(ParseError::new(
+            span.clone(),
+            "stores are written south-north, e.g. `0-0` or `16-14`",
+        )),
+    }
+}
+
+/// One of a set-up's optional fields (`dir=`, `round=`, `starter=`) into
+/// `setup`; `seen`: the keys given before it.
+fn setup_field<'t>(
+    setup: &mut Setup,
+    field: &'t str,
+    span: &Range<usize>,
+    seen: &mut Vec<&'t str>,
+) -> Result<(), ParseError> {
+    let Some((key, value)) = field.split_once('=') else {
+        return Err(ParseError::new(
+            span.clone(),
+            format!(
+                "unexpected `{}` in the set-up (expected dir=, round= or starter=)",
+                shorten(field)
+            ),
+        ));
+    };
+    if seen.contains(&key) {
+        return Err(ParseError::new(
+            span.clone(),
+            format!("set-up field `{}` given twice", shorten(key)),
+        ));
+    }
+    seen.push(key);
+    let value_span = span.start + key.len() + 1..span.end;
+    match key {
+        "dir" => {
+            setup.south_dir = Some(match value {
+                "ccw" => Dir::Ccw,
+                "cw" => Dir::Cw,
+                _ => {
+                    return Err(ParseError::new(
+                        value_span,
+                        "dir is South's sowing direction: ccw or cw",
+                    ));
+                }
+            });
+        }
+        "round" => {
+            if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(ParseError::new(value_span, "round must be a number"));
+            }
+            setup.round = digits_u32(value, "round", value_span)?;
+        }
+        "starter" => {
+            setup.round_starter = Some(match value {
+                "S" => Side::South,
+                "N" => Side::North,
+                _ => {
+                    return Err(ParseError::new(
+                        value_span,
+                        "starter is the side that started the round: S or N",
+                    ));
+                }
+            });
+        }
+        _ => {
             return Err(ParseError::new(
                 span.clone(),
                 format!(
-                    "unexpected `{}` in the set-up (expected dir=, round= or starter=)",
-                    shorten(field)
+                    "unknown set-up field `{}` (expected dir, round or starter)",
+                    shorten(key)
                 ),
             ));
-        };
-        if seen.contains(&key) {
-            return Err(ParseError::new(
-                span.clone(),
-                format!("set-up field `{}` given twice", shorten(key)),
-            ));
-        }
-        seen.push(key);
-        let value_span = span.start + key.len() + 1..span.end;
-        match key {
-            "dir" => {
-                setup.south_dir = Some(match value {
-                    "ccw" => Dir::Ccw,
-                    "cw" => Dir::Cw,
-                    _ => {
-                        return Err(ParseError::new(
-                            value_span,
-                            "dir is South's sowing direction: ccw or cw",
-                        ));
-                    }
-                });
-            }
-            "round" => {
-                if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
-                    return Err(ParseError::new(value_span, "round must be a number"));
-                }
-                setup.round = digits_u32(value, "round", value_span)?;
-            }
-            "starter" => {
-                setup.round_starter = Some(match value {
-                    "S" => Side::South,
-                    "N" => Side::North,
-                    _ => {
-                        return Err(ParseError::new(
-                            value_span,
-                            "starter is the side that started the round: S or N",
-                        ));
-                    }
-                });
-            }
-            _ => {
-                return Err(ParseError::new(
-                    span.clone(),
-                    format!(
-                        "unknown set-up field `{}` (expected dir, round or starter)",
-                        shorten(key)
-                    ),
-                ));
-            }
         }
     }
-    Ok(setup)
+    Ok(())
 }
 
 fn setup_row(text: &str, base: usize) -> Result<Vec<Option<u32>>, ParseError> {
