@@ -12,6 +12,22 @@
 //! the movetext's (`movetext`), which replays from that start and from
 //! nothing else; the result is judged at the end (`end`), and every
 //! problem is a [`Problem`] (`problem`).
+//!
+//! ```
+//! use mancala_check::{Build, ProblemKind, check_text};
+//! use mancala_notation::Reader;
+//!
+//! // South's C ends in South's store: South moves again, and North's b
+//! // comes before South has moved twice.
+//! let stream = "[Game \"kalah\"]\n\n1. C b *\n";
+//! let text = Reader::new(stream.as_bytes()).next().expect("one game")?;
+//! let checked = check_text(&text, None, Build::Nothing, None);
+//! assert!(!checked.is_valid());
+//! assert_eq!(checked.problems[0].kind, ProblemKind::Move);
+//! assert_eq!(&stream[checked.problems[0].span.clone()], "b");
+//! assert_eq!(checked.replay.map(|replay| replay.plies), Some(1));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod end;
 mod movetext;

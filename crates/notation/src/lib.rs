@@ -28,6 +28,32 @@
 //!
 //! The crate knows the vocabulary of the rules (game ids, options, hole
 //! labels, sides) but not their logic: legality is the rules crate's job.
+//!
+//! ```
+//! use mancala_notation::{GameResult, Item, Reader, parse_game};
+//! use mancala_rules::GameId;
+//!
+//! let stream = "[Game \"kalah\"]\n\n1. C F b *\n\n[Game \"oware\"]\n\n1. C {a comment} *\n";
+//! let mut texts = Vec::new();
+//! for text in Reader::new(stream.as_bytes()) {
+//!     texts.push(text?);
+//! }
+//! assert_eq!(texts.len(), 2);
+//!
+//! let parsed = parse_game(texts[0].text()?)?;
+//! assert_eq!(parsed.record.game, GameId::Kalah);
+//! assert_eq!(parsed.record.result, GameResult::Unfinished);
+//! let moves = parsed.record.items.iter();
+//! assert_eq!(moves.filter(|item| matches!(item, Item::Move { .. })).count(), 3);
+//! // Printing is canonical, and reads back as the same record.
+//! let printed = parsed.record.to_string();
+//! assert_eq!(parse_game(&printed)?.record, parsed.record);
+//!
+//! // A syntax error points into the game's text.
+//! let e = parse_game("[Game \"kalah\"]\n\n1. C ) *\n").unwrap_err();
+//! assert_eq!(e.span, 21..22); // the `)`
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod annotation;
 mod error;

@@ -12,6 +12,26 @@
 //! Every move terminates: relay sowing is run with exact cycle detection in
 //! constant memory (Brent's algorithm) and a lap budget that yields
 //! [`PlayError`] "undecided" rather than a silent verdict.
+//!
+//! ```
+//! use mancala_rules::{Game, GameId, Move, Position, Rules, Side};
+//!
+//! // Kalah: 6 houses a side, 4 seeds each, a store on the sowing track.
+//! let rules = Rules::standard(GameId::Kalah);
+//! let mut game = Game::start(Position::new(rules));
+//! assert_eq!(game.position().legal_moves()?.len(), 6);
+//!
+//! // South's third house sows its 4 seeds into D, E, F and South's store:
+//! // the last seed in one's own store earns another turn.
+//! let report = game.play("C".parse::<Move>()?)?;
+//! assert_eq!(report.gained, [1, 0]);
+//! assert_eq!(game.position().to_move(), Side::South);
+//! assert!(game.outcome().is_none());
+//!
+//! // A move of the side not to move is refused.
+//! assert!(game.play("c".parse::<Move>()?).is_err());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod descriptor;
 mod game;
