@@ -4,9 +4,9 @@
 use std::ops::Range;
 
 use mancala_notation::GameResult;
-use mancala_rules::{EndReason, Game, Outcome, PlayReport, Rules};
+use mancala_rules::{EndReason, Game, PlayReport};
 
-use crate::problem::{Problem, ProblemKind, problem};
+use crate::problem::{Problem, ProblemDetail};
 
 /// Rounds that begin after these round ends (all but a final one that ended
 /// the match): each needs an `R<n>` marker in the record.
@@ -19,18 +19,6 @@ pub fn rounds_begun(report: &PlayReport) -> impl Iterator<Item = u32> + '_ {
         .enumerate()
         .filter(move |(i, _)| !(last_ends_match && *i + 1 == n))
         .map(|(_, end)| end.round.saturating_add(1))
-}
-
-/// `the end of the game (reason, S-N)`, or for a match that `rounds=N`
-/// ended, `the end of the match: rounds=N ends it after round N (…)`.
-pub(crate) fn the_end(outcome: &Outcome, rules: Rules) -> String {
-    let (reason, [s, n]) = (outcome.reason, outcome.score);
-    match rules.last_round() {
-        Some(last) if reason == EndReason::RoundsPlayed => format!(
-            "the end of the match: rounds={last} ends it after round {last} ({reason}, {s}-{n})"
-        ),
-        _ => format!("the end of the game ({reason}, {s}-{n})"),
-    }
 }
 
 /// The record's result, termination and trailing round markers against the
@@ -48,54 +36,42 @@ pub(crate) fn check_end(
         (GameResult::Unfinished, None) => {
             if claimed.is_some() {
                 let span = termination_span.unwrap_or(result_span);
-                problems.push(problem(
-                    span,
-                    ProblemKind::Termination,
-                    "an unfinished game (`*`) cannot have a Termination tag",
-                ));
+                problems.push(Problem::new(span, ProblemDetail::TerminationOfUnfinished));
             }
         }
-        (GameResult::Unfinished, Some(outcome)) => problems.push(problem(
+        (GameResult::Unfinished, Some(outcome)) => problems.push(Problem::new(
             result_span,
-            ProblemKind::Result,
-            format!(
-                "the game is over ({}, {}-{}) but the record is marked unfinished (`*`)",
-                outcome.reason, outcome.score[0], outcome.score[1]
-            ),
+            ProblemDetail::OverButUnfinished(outcome),
         )),
-        (GameResult::Score(s, n), None) => problems.push(problem(
+        (GameResult::Score(s, n), None) => problems.push(Problem::new(
             result_span,
-            ProblemKind::Result,
-            format!("the record claims the result {s}-{n}, but the game is not over"),
+            ProblemDetail::NotOver { claimed: [s, n] },
         )),
         (GameResult::Score(s, n), Some(outcome)) => {
             if let Some(due) = markers_due.first() {
-                problems.push(problem(
+                problems.push(Problem::new(
                     result_span.clone(),
-                    ProblemKind::Round,
-                    format!("round {due} began and ended without a move: the record needs the marker R{due}"),
+                    ProblemDetail::MarkerMissingAtEnd { due: *due },
                 ));
             }
             if [s, n] != outcome.score {
-                problems.push(problem(
+                problems.push(Problem::new(
                     result_span,
-                    ProblemKind::Result,
-                    format!(
-                        "the record claims {s}-{n}, but the game ended {}-{} ({})",
-                        outcome.score[0], outcome.score[1], outcome.reason
-                    ),
+                    ProblemDetail::WrongScore {
+                        claimed: [s, n],
+                        outcome,
+                    },
                 ));
             }
             if let Some(claimed) = claimed
                 && claimed != outcome.reason
             {
-                problems.push(problem(
+                problems.push(Problem::new(
                     termination_span.unwrap_or(0..0),
-                    ProblemKind::Termination,
-                    format!(
-                        "the Termination tag says {claimed}, but the game ended by {}",
-                        outcome.reason
-                    ),
+                    ProblemDetail::WrongTermination {
+                        claimed,
+                        reason: outcome.reason,
+                    },
                 ));
             }
         }

@@ -14,7 +14,7 @@
 //! problem is a [`Problem`] (`problem`).
 //!
 //! ```
-//! use mancala_check::{Build, ProblemKind, check_text};
+//! use mancala_check::{Build, ProblemDetail, ProblemKind, check_text};
 //! use mancala_notation::Reader;
 //!
 //! // South's C ends in South's store: South moves again, and North's b
@@ -23,8 +23,12 @@
 //! let text = Reader::new(stream.as_bytes()).next().expect("one game")?;
 //! let checked = check_text(&text, None, Build::Nothing, None);
 //! assert!(!checked.is_valid());
-//! assert_eq!(checked.problems[0].kind, ProblemKind::Move);
-//! assert_eq!(&stream[checked.problems[0].span.clone()], "b");
+//! let problem = &checked.problems[0];
+//! assert_eq!(problem.kind(), ProblemKind::Move);
+//! assert!(matches!(*problem.detail, ProblemDetail::IllegalMove { ply: 2, .. }));
+//! assert_eq!(&stream[problem.span.clone()], "b");
+//! // The tools write it as `illegal move b (ply 2, south to move): …`.
+//! assert!(problem.to_string().starts_with("illegal move b (ply 2, south to move)"));
 //! assert_eq!(checked.replay.map(|replay| replay.plies), Some(1));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -42,11 +46,10 @@ use mancala_notation::{
 use mancala_rules::{Game, GameId, Move, Options, Outcome, PlayReport, Position, RoundEnd, Rules};
 
 pub use end::rounds_begun;
-pub use problem::{Problem, ProblemKind, illegal_move, misannotation};
+pub use problem::{End, Problem, ProblemDetail, ProblemKind, illegal_move, misannotation};
 pub use tags::{BadLapBudget, LAP_BUDGET_TAG, Tags, lap_budget_of, start_position};
 
 use movetext::Check;
-use problem::problem;
 use tags::TagsSeen;
 
 /// A ply as it was replayed.
@@ -124,7 +127,7 @@ impl Checked {
             parsed: None,
             tags: None,
             replay: None,
-            problems: vec![problem(e.span, ProblemKind::Syntax, e.message)],
+            problems: vec![Problem::new(e.span.clone(), ProblemDetail::Syntax(e))],
         }
     }
 }

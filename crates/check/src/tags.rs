@@ -7,7 +7,7 @@ use std::ops::{ControlFlow, Range};
 use mancala_notation::{ParsedGame, Record, Spans, StandardTags, Tag, TagValue, Visitor};
 use mancala_rules::{EndReason, GameId, Options, OptionsError, Position, Rules, Setup, SetupError};
 
-use crate::problem::{Problem, ProblemKind, problem};
+use crate::problem::{Problem, ProblemDetail};
 
 /// The tag in which a record says the lap budget it was played under
 /// (spec/notation.md §3.3): the tools read it under that budget.
@@ -76,11 +76,8 @@ fn start_of(setup: Option<&Setup>, rules: Rules) -> Result<Position, SetupError>
 /// The position a record starts from.
 pub fn start_position(parsed: &ParsedGame, rules: Rules) -> Result<Position, Problem> {
     start_of(parsed.record.setup.as_ref(), rules).map_err(|e| {
-        problem(
-            parsed.spans.setup.clone().unwrap_or(0..0),
-            ProblemKind::Setup,
-            e.to_string(),
-        )
+        let span = parsed.spans.setup.clone().unwrap_or(0..0);
+        Problem::new(span, ProblemDetail::Setup(e))
     })
 }
 
@@ -184,12 +181,12 @@ impl TagsSeen {
             Ok(budget) => budget,
             Err(bad) => {
                 let span = tag.map_or(0..0, |(_, line)| line.clone());
-                return Some(Err(problem(span, ProblemKind::Options, bad.to_string())));
+                return Some(Err(Problem::new(span, ProblemDetail::LapBudget(bad))));
             }
         };
         Some(rules_of(game_id, self.options, lap_budget).map_err(|e| {
             let span = self.options_span.clone().or_else(|| self.game_line.clone());
-            problem(span.unwrap_or(0..0), ProblemKind::Options, e.to_string())
+            Problem::new(span.unwrap_or(0..0), ProblemDetail::Options(e))
         }))
     }
 
@@ -200,7 +197,7 @@ impl TagsSeen {
             Ok(position) => Ok(Start { position }),
             Err(e) => {
                 let span = self.setup_span.clone().unwrap_or(0..0);
-                Err(problem(span, ProblemKind::Setup, e.to_string()))
+                Err(Problem::new(span, ProblemDetail::Setup(e)))
             }
         }
     }

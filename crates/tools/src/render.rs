@@ -428,7 +428,7 @@ fn frames_of(
     if ignore_result {
         checked
             .problems
-            .retain(|p| !matches!(p.kind, ProblemKind::Result | ProblemKind::Termination));
+            .retain(|p| !matches!(p.kind(), ProblemKind::Result | ProblemKind::Termination));
     }
     if !checked.is_valid() {
         return Ok((illegal_ply_laps(&checked, selection), checked));
@@ -446,7 +446,7 @@ fn frames_of(
             Some(position) => Ok(position),
             None => {
                 let rules = replay.rules.ok_or("no rules")?;
-                check::start_position(parsed, rules).map_err(|p| p.message)
+                check::start_position(parsed, rules).map_err(|p| p.to_string())
             }
         }
     };
@@ -598,8 +598,11 @@ fn illegal_ply_laps(checked: &check::Checked, selection: &Selection) -> Drawing 
     else {
         return Drawing::Frames(Vec::new());
     };
-    let stopped_at_it =
-        replay.plies + 1 == *n && checked.problems.iter().any(|p| p.kind == ProblemKind::Move);
+    let stopped_at_it = replay.plies + 1 == *n
+        && checked
+            .problems
+            .iter()
+            .any(|p| p.kind() == ProblemKind::Move);
     let (Some(game), Some(mv), true) = (
         &replay.game,
         parsed.record.moves().nth(n - 1),
@@ -732,7 +735,7 @@ impl Tool<'_> {
         if ignore_result {
             checked
                 .problems
-                .retain(|p| !matches!(p.kind, ProblemKind::Result | ProblemKind::Termination));
+                .retain(|p| !matches!(p.kind(), ProblemKind::Result | ProblemKind::Termination));
         }
         if !checked.is_valid() {
             let mut report = String::new();
@@ -750,7 +753,7 @@ impl Tool<'_> {
         };
         let start = match check::start_position(parsed, rules) {
             Ok(start) => start,
-            Err(problem) => return self.not_drawn(file, index, &problem.message),
+            Err(problem) => return self.not_drawn(file, index, &problem.to_string()),
         };
         let plies = checked.replay.as_ref().map_or(0, |replay| replay.plies);
         if let Some(n) = self.args.ply.filter(|&n| n > plies) {

@@ -12,8 +12,8 @@ use std::ops::{ControlFlow, Range};
 use mancala_notation::{Eval, Form, Item, ParsedGame};
 use mancala_rules::{Game, Move, PlayReport, RoundEnd, Rules, Side};
 
-use crate::end::{rounds_begun, the_end};
-use crate::problem::{Problem, ProblemKind, illegal_move, misannotation, problem};
+use crate::end::rounds_begun;
+use crate::problem::{End, Problem, ProblemDetail};
 use crate::tags::{Start, Tags, TagsSeen};
 use crate::{Checked, Ply, Replay};
 use settle::Deferred;
@@ -171,7 +171,7 @@ impl<'p, R: mancala_notation::Visitor> Check<'_, 'p, R> {
                 None => span.clone(),
             };
             self.problems
-                .push(problem(span, ProblemKind::Eval, e.message));
+                .push(Problem::new(span, ProblemDetail::Eval(e)));
         }
     }
 
@@ -204,18 +204,17 @@ impl<'p, R: mancala_notation::Visitor> Check<'_, 'p, R> {
         }
     }
 
-    fn stop(&mut self, span: Range<usize>, kind: ProblemKind, message: String) {
-        let message = self.in_line(message);
-        self.problems.push(problem(span, kind, message));
+    fn stop(&mut self, span: Range<usize>, detail: ProblemDetail) {
+        let problem = self.in_line(Problem::new(span, detail));
+        self.problems.push(problem);
         self.stopped = true;
     }
 
-    /// `message` about the line being read: inside a variation it says so.
-    fn in_line(&self, message: String) -> String {
-        if self.branches.is_empty() {
-            message
-        } else {
-            format!("in a variation, {message}")
+    /// `problem` of the line being read: inside a variation it says so.
+    fn in_line(&self, problem: Problem) -> Problem {
+        Problem {
+            in_variation: !self.branches.is_empty(),
+            ..problem
         }
     }
 
@@ -229,9 +228,14 @@ impl<'p, R: mancala_notation::Visitor> Check<'_, 'p, R> {
         gained: u32,
         span: Range<usize>,
     ) {
-        let message = self.in_line(misannotation(mv, claimed, mover, gained));
-        self.problems
-            .push(problem(span, ProblemKind::Annotation, message));
+        let detail = ProblemDetail::Misannotation {
+            mv,
+            claimed,
+            mover,
+            gained,
+        };
+        let problem = self.in_line(Problem::new(span, detail));
+        self.problems.push(problem);
     }
 
     /// Any item the fast lane does not take.
@@ -301,19 +305,17 @@ impl<'p, R: mancala_notation::Visitor> Check<'_, 'p, R> {
             return item;
         };
         if let Some(due) = self.markers_due.first() {
-            let message = format!(
-                "round {due} has begun: the record needs the marker R{due} before this move"
-            );
-            self.stop(span, ProblemKind::Round, message);
+            let detail = ProblemDetail::MarkerOwed { due: *due };
+            self.stop(span, detail);
             return item;
         }
         if let Some(outcome) = game.outcome() {
-            let message = format!(
-                "move {mv} (ply {}) comes after {}",
-                self.plies + 1,
-                the_end(&outcome, rules)
-            );
-            self.stop(span, ProblemKind::Move, message);
+            let detail = ProblemDetail::AfterTheEnd {
+                mv,
+                ply: self.plies + 1,
+                end: End::of(outcome, rules),
+            };
+            self.stop(span, detail);
             return item;
         }
         let before = *game.position();
@@ -321,8 +323,13 @@ impl<'p, R: mancala_notation::Visitor> Check<'_, 'p, R> {
         let report = match game.play(mv) {
             Ok(report) => report,
             Err(e) => {
-                let message = illegal_move(mv, self.plies + 1, mover, &e);
-                self.stop(span, ProblemKind::Move, message);
+                let detail = ProblemDetail::IllegalMove {
+                    mv,
+                    ply: self.plies + 1,
+                    mover,
+                    error: e,
+                };
+                self.stop(span, detail);
                 return item;
             }
         };
@@ -364,19 +371,19 @@ impl<'p, R: mancala_notation::Visitor> Check<'_, 'p, R> {
             return;
         };
         let now = game.position().round();
-        let message = match self.markers_due.first() {
-            _ if !rules.game().has_rounds() => {
-                format!("round marker R{round}, but {} has no rounds", rules.game())
-            }
-            _ if !rules.plays_rounds() => {
-                format!("round marker R{round}, but this game is played in a single round")
-            }
-            Some(due) => format!("expected the marker R{due} here, not R{round}"),
-            None if let Some(outcome) = game.outcome() => {
-                format!("round marker R{round} after {}", the_end(&outcome, rules))
-            }
-            None => format!("round marker R{round}, but round {now} is still being played"),
+        let detail = match self.markers_due.first() {
+            _ if !rules.game().has_rounds() => ProblemDetail::MarkerWithoutRounds {
+                round,
+                game: rules.game(),
+            },
+            _ if !rules.plays_rounds() => ProblemDetail::MarkerInSingleRound { round },
+            Some(&due) => ProblemDetail::MarkerNotDue { round, due },
+            None if let Some(outcome) = game.outcome() => ProblemDetail::MarkerAfterTheEnd {
+                round,
+                end: End::of(outcome, rules),
+            },
+            None => ProblemDetail::MarkerMidRound { round, now },
         };
-        self.stop(span, ProblemKind::Round, message);
+        self.stop(span, detail);
     }
 }

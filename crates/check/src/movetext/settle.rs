@@ -8,7 +8,7 @@ use mancala_rules::{Game, Move, PlayError, Side};
 
 use super::Check;
 use crate::end::rounds_begun;
-use crate::problem::{ProblemKind, illegal_move};
+use crate::problem::{ProblemDetail, ProblemKind};
 
 /// What the replay held before a round marker's settling left a round's
 /// start open (see [`Check::settle_to_round_start`]), at ply `plies`: put
@@ -116,10 +116,9 @@ impl<R: Visitor> Check<'_, '_, R> {
                 if let Some(branch) = self.branches.last() {
                     // Only the start of a variation can be left open here
                     // (its moves are played by the full rules).
-                    let message =
-                        format!("the position this variation branches from is undecided: {e}");
+                    let detail = ProblemDetail::BranchUndecided(e);
                     self.game = None;
-                    self.stop(branch.at.clone(), ProblemKind::Move, message);
+                    self.stop(branch.at.clone(), detail);
                 } else if self.plies > 0 {
                     self.refuse_last(&e);
                 } else {
@@ -130,9 +129,9 @@ impl<R: Visitor> Check<'_, '_, R> {
                     // This is the check that the side to move can move
                     // at all: say so, not only which move is undecided.
                     let side = to_move;
-                    let message = format!("whether {side} can move at the start is undecided: {e}");
+                    let detail = ProblemDetail::StartUndecided { side, error: e };
                     self.game = None;
-                    self.stop(span, ProblemKind::Setup, message);
+                    self.stop(span, detail);
                 }
                 false
             }
@@ -163,14 +162,19 @@ impl<R: Visitor> Check<'_, '_, R> {
         if self
             .problems
             .last()
-            .is_some_and(|p| p.kind == ProblemKind::Annotation && p.span == span)
+            .is_some_and(|p| p.kind() == ProblemKind::Annotation && p.span == span)
         {
             self.problems.pop();
         }
         let mover = again.game.position().to_move();
         self.game = Some(again.game);
         self.plies -= 1;
-        let message = illegal_move(mv, self.plies + 1, mover, e);
-        self.stop(span, ProblemKind::Move, message);
+        let detail = ProblemDetail::IllegalMove {
+            mv,
+            ply: self.plies + 1,
+            mover,
+            error: e.clone(),
+        };
+        self.stop(span, detail);
     }
 }
