@@ -174,6 +174,7 @@ fn the_readme_shell_examples_run() {
 fn manifests_hold_no_placeholder_addresses() {
     for manifest in [
         "Cargo.toml",
+        "crates/tools/Cargo.toml",
         "crates/rules/Cargo.toml",
         "crates/notation/Cargo.toml",
         "crates/engine/Cargo.toml",
