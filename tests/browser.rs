@@ -14,7 +14,7 @@
 //! `chromium`). Without one the tests say so and pass, except under
 //! `CI=true`, where a missing browser fails them.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

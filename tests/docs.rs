@@ -3,7 +3,7 @@
 //! tools' help run, and the help itself is output like any other (a failed
 //! write is exit 2).
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::process::Stdio;

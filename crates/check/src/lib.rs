@@ -17,19 +17,21 @@
 //! use mancala_check::{Build, ProblemDetail, ProblemKind, check_text};
 //! use mancala_notation::Reader;
 //!
-//! // South's C ends in South's store: South moves again, and North's b
-//! // comes before South has moved twice.
-//! let stream = "[Game \"kalah\"]\n\n1. C b *\n";
-//! let text = Reader::new(stream.as_bytes()).next().expect("one game")?;
-//! let checked = check_text(&text, None, Build::Nothing, None);
-//! assert!(!checked.is_valid());
-//! let problem = &checked.problems[0];
-//! assert_eq!(problem.kind(), ProblemKind::Move);
-//! assert!(matches!(*problem.detail, ProblemDetail::IllegalMove { ply: 2, .. }));
-//! assert_eq!(&stream[problem.span.clone()], "b");
-//! // The tools write it as `illegal move b (ply 2, south to move): …`.
-//! assert!(problem.to_string().starts_with("illegal move b (ply 2, south to move)"));
-//! assert_eq!(checked.replay.map(|replay| replay.plies), Some(1));
+//! // Two games in one stream, each checked; the second plays South's `D` twice.
+//! let stream = "[Game \"olowuka\"]\n\n1. D b *\n\n[Game \"olowuka\"]\n\n1. D D *\n";
+//! let mut verdicts = Vec::new();
+//! for game in Reader::new(stream.as_bytes()) {
+//!     let game = game?;
+//!     let checked = check_text(&game, None, Build::Nothing, None);
+//!     for problem in &checked.problems {
+//!         // What is wrong comes with its data: here the move and its ply.
+//!         assert!(matches!(*problem.detail, ProblemDetail::IllegalMove { ply: 2, .. }));
+//!         let at = game.line_col(problem.span.start);
+//!         verdicts.push((problem.kind(), at, game.text()?[problem.span.clone()].to_owned()));
+//!     }
+//! }
+//! // Where the problem lies: the stream's line and column, and its text.
+//! assert_eq!(verdicts, [(ProblemKind::Move, (7, 6), "D".to_owned())]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

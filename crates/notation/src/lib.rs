@@ -30,28 +30,30 @@
 //! labels, sides) but not their logic: legality is the rules crate's job.
 //!
 //! ```
-//! use mancala_notation::{GameResult, Item, Reader, parse_game};
+//! use mancala_notation::{GameResult, parse_game};
 //! use mancala_rules::GameId;
 //!
-//! let stream = "[Game \"kalah\"]\n\n1. C F b *\n\n[Game \"oware\"]\n\n1. C {a comment} *\n";
-//! let mut texts = Vec::new();
-//! for text in Reader::new(stream.as_bytes()) {
-//!     texts.push(text?);
-//! }
-//! assert_eq!(texts.len(), 2);
+//! // Move numbers are optional and spacing is free when reading...
+//! let text = "[Game \"olowuka\"]\n[South \"Ade\"]\n\n1.D 1...b 2. C   a\n*\n";
+//! let record = parse_game(text)?.record;
+//! assert_eq!(record.game, GameId::Olowuka);
+//! assert_eq!(record.tag("South"), Some("Ade"));
+//! let moves: Vec<String> = record.moves().map(|m| m.to_string()).collect();
+//! assert_eq!(moves, ["D", "b", "C", "a"]);
+//! assert_eq!(record.result, GameResult::Unfinished);
 //!
-//! let parsed = parse_game(texts[0].text()?)?;
-//! assert_eq!(parsed.record.game, GameId::Kalah);
-//! assert_eq!(parsed.record.result, GameResult::Unfinished);
-//! let moves = parsed.record.items.iter();
-//! assert_eq!(moves.filter(|item| matches!(item, Item::Move { .. })).count(), 3);
-//! // Printing is canonical, and reads back as the same record.
-//! let printed = parsed.record.to_string();
-//! assert_eq!(parse_game(&printed)?.record, parsed.record);
+//! // ...and printing is canonical, and reads back as the same record.
+//! let printed = record.to_string();
+//! assert_eq!(
+//!     printed,
+//!     "[Game \"olowuka\"]\n[South \"Ade\"]\n[Result \"*\"]\n\n1. D b 2. C a *\n"
+//! );
+//! assert_eq!(parse_game(&printed)?.record, record);
 //!
-//! // A syntax error points into the game's text.
-//! let e = parse_game("[Game \"kalah\"]\n\n1. C ) *\n").unwrap_err();
-//! assert_eq!(e.span, 21..22); // the `)`
+//! // A game that is not well formed is an error with the byte span at fault.
+//! let bad = "[Game \"olowuka\"]\n\n1. D b 2. C@ *\n";
+//! let error = parse_game(bad).unwrap_err();
+//! assert_eq!(&bad[error.span], "C@");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

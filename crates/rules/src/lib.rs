@@ -14,22 +14,28 @@
 //! [`PlayError`] "undecided" rather than a silent verdict.
 //!
 //! ```
-//! use mancala_rules::{Game, GameId, Move, Position, Rules, Side};
+//! use mancala_rules::{Game, GameId, Hole, Move, Position, Rules, Side, Status};
 //!
-//! // Kalah: 6 houses a side, 4 seeds each, a store on the sowing track.
-//! let rules = Rules::standard(GameId::Kalah);
-//! let mut game = Game::start(Position::new(rules));
-//! assert_eq!(game.position().legal_moves()?.len(), 6);
+//! // Kalah: six houses a side, four seeds in each, a store on the track.
+//! let id: GameId = "kalah".parse()?;
+//! let (mut game, _) = Game::new(Position::new(Rules::standard(id)))?;
 //!
-//! // South's third house sows its 4 seeds into D, E, F and South's store:
-//! // the last seed in one's own store earns another turn.
+//! // South sows C's four seeds into D, E, F and its store: a last seed in
+//! // one's own store earns another turn.
 //! let report = game.play("C".parse::<Move>()?)?;
+//! let position = game.position();
+//! assert_eq!(position.seeds(Hole::new(Side::South, 2)), Some(0));
+//! assert_eq!(position.seeds(Hole::new(Side::South, 5)), Some(5));
+//! assert_eq!(position.stores(), [1, 0]);
 //! assert_eq!(report.gained, [1, 0]);
-//! assert_eq!(game.position().to_move(), Side::South);
-//! assert!(game.outcome().is_none());
+//! assert_eq!(position.to_move(), Side::South);
+//! assert_eq!(game.status(), Status::Ongoing);
+//! let moves: Vec<String> = position.legal_moves()?.iter().map(|m| m.to_string()).collect();
+//! assert_eq!(moves, ["A", "B", "D", "E", "F"]);
 //!
-//! // A move of the side not to move is refused.
-//! assert!(game.play("c".parse::<Move>()?).is_err());
+//! // An empty house is refused, and the game stays as it was.
+//! assert!(game.play("C".parse()?).is_err());
+//! assert_eq!(game.position().stores(), [1, 0]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
