@@ -627,7 +627,7 @@ fn check_game(game: &GameText, rng: &mut Rng) -> Check {
         }),
     );
     for p in &checked.problems {
-        check_error(game, &p.span, &p.message)?;
+        check_error(game, &p.span, &p.to_string())?;
     }
     if parsed.is_ok() != checked.parsed.is_some() {
         return fail("check_text and parse disagree", "");

@@ -48,7 +48,7 @@ fn form_verdict(checked: &Checked) -> impl PartialEq + std::fmt::Debug {
     let problems: Vec<_> = checked
         .problems
         .iter()
-        .map(|p| (p.kind, p.message.clone()))
+        .map(|p| (p.kind(), p.to_string()))
         .collect();
     let record = checked.parsed.as_ref().map(|p| p.record.clone());
     (problems, replayed(checked), record)
@@ -180,7 +180,7 @@ fn a_move_whose_aftermath_is_undecided_is_refused_whole() {
     let text = "[Game \"pallankuzhi\"]\n[Options \"single-round\"]\n\n1. B+7 a+5 2. G+6 a+11 *\n";
     assert_eq!(compare("undecided aftermath", text.as_bytes(), 3), (0, 1));
     let checked = check::check_text(&games(text.as_bytes())[0], Some(3), Build::Nothing, None);
-    let messages: Vec<_> = checked.problems.iter().map(|p| &p.message).collect();
+    let messages: Vec<_> = checked.problems.iter().map(|p| p.to_string()).collect();
     assert_eq!(
         messages,
         [
@@ -238,7 +238,7 @@ fn records_past_the_last_round_stop_at_the_end_of_the_match() {
             let problem = &checked.problems[0];
             assert!(
                 problem
-                    .message
+                    .to_string()
                     .contains("after the end of the match: rounds=2 ends it after round 2"),
                 "{problem:?}"
             );

@@ -60,27 +60,50 @@ impl fmt::Display for Nag {
     }
 }
 
+/// Text that is not a [`Nag`] (the text, to be quoted).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseNagError {
+    /// Neither a suffix nor `$` and digits.
+    Unknown(String),
+    /// `$` and a number over 255.
+    OutOfRange(String),
+}
+
+impl fmt::Display for ParseNagError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseNagError::Unknown(s) => write!(
+                f,
+                "unknown annotation `{}` (expected !, ?, !!, ??, !?, ?! or $N with N from 0 to 255)",
+                mancala_rules::shorten(s)
+            ),
+            ParseNagError::OutOfRange(s) => write!(
+                f,
+                "annotation `{}` is out of range (NAGs go from $0 to $255)",
+                mancala_rules::shorten(s)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ParseNagError {}
+
 impl FromStr for Nag {
-    type Err = String;
+    type Err = ParseNagError;
 
     /// `!`, `?`, `!!`, `??`, `!?`, `?!` or `$N` (N from 0 to 255).
-    fn from_str(s: &str) -> Result<Nag, String> {
+    fn from_str(s: &str) -> Result<Nag, ParseNagError> {
         if let Some(nag) = Nag::from_suffix(s) {
             return Ok(nag);
         }
         let digits = s.strip_prefix('$').unwrap_or("");
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!(
-                "unknown annotation `{}` (expected !, ?, !!, ??, !?, ?! or $N with N from 0 to 255)",
-                mancala_rules::shorten(s)
-            ));
+            return Err(ParseNagError::Unknown(s.to_owned()));
         }
-        digits.parse::<u8>().map(Nag).map_err(|_| {
-            format!(
-                "annotation `{}` is out of range (NAGs go from $0 to $255)",
-                mancala_rules::shorten(s)
-            )
-        })
+        digits
+            .parse::<u8>()
+            .map(Nag)
+            .map_err(|_| ParseNagError::OutOfRange(s.to_owned()))
     }
 }
 
@@ -301,7 +324,10 @@ mod tests {
         assert_eq!("$0".parse::<Nag>(), Ok(Nag(0)));
         assert_eq!(Nag(14).to_string(), "$14");
         assert_eq!(Nag(255).to_string(), "$255");
-        assert!("$256".parse::<Nag>().unwrap_err().contains("out of range"));
+        assert_eq!(
+            "$256".parse::<Nag>(),
+            Err(ParseNagError::OutOfRange("$256".to_owned()))
+        );
         for bad in ["$", "$x", "!!!", "", "?!?", "$-1"] {
             assert!(bad.parse::<Nag>().is_err(), "{bad}");
         }

@@ -16,11 +16,12 @@ use serde_json::value::RawValue;
 use crate::annotation::Nag;
 use crate::error::ParseError;
 use crate::parse::{
-    EMPTY_VARIATION, MAX_VARIATION_DEPTH, NAG_NOT_AFTER_MOVE, Skip, TagValue,
-    VARIATION_NOT_AFTER_MOVE, Visitor, nested_too_deep, tag_line_in_comment, visit_game,
+    EMPTY_VARIATION, MAX_VARIATION_DEPTH, NAG_NOT_AFTER_MOVE, VARIATION_NOT_AFTER_MOVE,
+    nested_too_deep, tag_line_in_comment, visit_game,
 };
 use crate::reader::{DEFAULT_MAX_GAME_BYTES, GameText};
 use crate::record::{GameResult, Item, Record, StandardTags, is_tag_name};
+use crate::visitor::{Skip, TagValue, Visitor};
 
 /// The two forms a record stream may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -358,86 +359,12 @@ pub fn visit_json_game<V: Visitor>(
                 .to_owned(),
         ));
     };
-    macro_rules! tag {
-        ($value:expr, $span:expr) => {
-            let span = $span;
-            if visitor.tag($value, span.clone(), span).is_break() {
-                return Ok(ControlFlow::Break(()));
-            }
-        };
-    }
     let game: GameId = json.field(game_raw, "\"game\"")?;
-    tag!(TagValue::Game(game), json.span(game_raw));
-    if let Some(raw) = raw.options {
-        let options: Options = json.field(raw, "\"options\"")?;
-        tag!(TagValue::Options(options), json.inside(raw));
-    }
-    if let Some(tags) = raw.tags {
-        let tags: RawTags<'_> = json.field(tags, "\"tags\"")?;
-        let values = [
-            tags.event, tags.site, tags.date, tags.round, tags.south, tags.north,
-        ];
-        for (name, raw) in StandardTags::NAMES.into_iter().zip(values) {
-            let Some(raw) = raw else { continue };
-            let value = json.tag_value(raw, name)?;
-            tag!(
-                TagValue::Text {
-                    name,
-                    value: value.into()
-                },
-                json.inside(raw)
-            );
-        }
-    }
-    if let Some(extra) = raw.extra {
-        let entries: Vec<&RawValue> = json.field(extra, "\"extra\"")?;
-        let mut seen = HashSet::new();
-        for entry in entries {
-            let tag: RawTag<'_> = json.field(entry, "a tag of \"extra\"")?;
-            let name = tag.name.as_str();
-            let refused = if !is_tag_name(name) {
-                Some("is not a tag name (letters, digits and `_`, starting with a letter)".into())
-            } else if Record::TYPED_TAGS.contains(&name) || StandardTags::NAMES.contains(&name) {
-                Some("has a key of its own in a record, not a place in \"extra\"".into())
-            } else if let Some(read) = Record::read_tag_in_other_case(name) {
-                // MGN refuses it as a misspelling, so the record written
-                // for it would not read back.
-                let place = if Record::TYPED_TAGS.contains(&read) {
-                    "has a key of its own in a record"
-                } else {
-                    "is an extra tag the tools read"
-                };
-                Some(format!(
-                    "is `{read}` in other case (tag names are case-sensitive; `{read}` {place})"
-                ))
-            } else if !seen.insert(name.to_owned()) {
-                Some("is given twice".into())
-            } else {
-                None
-            };
-            if let Some(why) = refused {
-                return Err(json.error(
-                    json.span(entry),
-                    format!("the tag name `{}` {why}", shorten(name)),
-                ));
-            }
-            let value = json.tag_value(tag.value, name)?;
-            tag!(
-                TagValue::Text {
-                    name,
-                    value: value.into()
-                },
-                json.inside(tag.value)
-            );
-        }
-    }
-    if let Some(raw) = raw.setup {
-        let setup: Setup = json.field(raw, "\"setup\"")?;
-        tag!(TagValue::SetUp(setup), json.span(raw));
-    }
-    if let Some(raw) = raw.termination {
-        let reason: EndReason = json.field(raw, "\"termination\"")?;
-        tag!(TagValue::Termination(reason), json.span(raw));
+    if json
+        .tags(&raw, game, json.span(game_raw), visitor)?
+        .is_break()
+    {
+        return Ok(ControlFlow::Break(()));
     }
     let result: GameResult = json.field(result_raw, "\"result\"")?;
     let items = raw.items.unwrap_or_default();
@@ -452,12 +379,111 @@ pub fn visit_json_game<V: Visitor>(
     Ok(ControlFlow::Continue(()))
 }
 
+/// Why the name of a tag of `"extra"` is refused (what follows the name in
+/// the message), if it is; `seen`: the names before it.
+fn extra_tag_refusal(name: &str, seen: &mut HashSet<String>) -> Option<String> {
+    if !is_tag_name(name) {
+        Some("is not a tag name (letters, digits and `_`, starting with a letter)".into())
+    } else if Record::TYPED_TAGS.contains(&name) || StandardTags::NAMES.contains(&name) {
+        Some("has a key of its own in a record, not a place in \"extra\"".into())
+    } else if let Some(read) = Record::read_tag_in_other_case(name) {
+        // MGN refuses it as a misspelling, so the record written
+        // for it would not read back.
+        let place = if Record::TYPED_TAGS.contains(&read) {
+            "has a key of its own in a record"
+        } else {
+            "is an extra tag the tools read"
+        };
+        Some(format!(
+            "is `{read}` in other case (tag names are case-sensitive; `{read}` {place})"
+        ))
+    } else if !seen.insert(name.to_owned()) {
+        Some("is given twice".into())
+    } else {
+        None
+    }
+}
+
 /// A record's JSON text, for spans and errors.
 struct Json<'t> {
     text: &'t str,
 }
 
 impl Json<'_> {
+    /// The record's tags, in the order MGN would give them: `game` (whose
+    /// value stands at `game_span`), `Options`, the standard tags, the
+    /// other tags, `SetUp`, `Termination`.
+    fn tags<V: Visitor>(
+        &self,
+        raw: &RawRecord<'_>,
+        game: GameId,
+        game_span: Range<usize>,
+        visitor: &mut V,
+    ) -> Result<ControlFlow<()>, ParseError> {
+        macro_rules! tag {
+            ($value:expr, $span:expr) => {
+                let span = $span;
+                if visitor.tag($value, span.clone(), span).is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+            };
+        }
+        tag!(TagValue::Game(game), game_span);
+        if let Some(raw) = raw.options {
+            let options: Options = self.field(raw, "\"options\"")?;
+            tag!(TagValue::Options(options), self.inside(raw));
+        }
+        if let Some(tags) = raw.tags {
+            let tags: RawTags<'_> = self.field(tags, "\"tags\"")?;
+            let values = [
+                tags.event, tags.site, tags.date, tags.round, tags.south, tags.north,
+            ];
+            for (name, raw) in StandardTags::NAMES.into_iter().zip(values) {
+                let Some(raw) = raw else { continue };
+                let value = self.tag_value(raw, name)?;
+                tag!(
+                    TagValue::Text {
+                        name,
+                        value: value.into()
+                    },
+                    self.inside(raw)
+                );
+            }
+        }
+        if let Some(extra) = raw.extra {
+            let entries: Vec<&RawValue> = self.field(extra, "\"extra\"")?;
+            let mut seen = HashSet::new();
+            for entry in entries {
+                let tag: RawTag<'_> = self.field(entry, "a tag of \"extra\"")?;
+                let name = tag.name.as_str();
+                let refused = extra_tag_refusal(name, &mut seen);
+                if let Some(why) = refused {
+                    return Err(self.error(
+                        self.span(entry),
+                        format!("the tag name `{}` {why}", shorten(name)),
+                    ));
+                }
+                let value = self.tag_value(tag.value, name)?;
+                tag!(
+                    TagValue::Text {
+                        name,
+                        value: value.into()
+                    },
+                    self.inside(tag.value)
+                );
+            }
+        }
+        if let Some(raw) = raw.setup {
+            let setup: Setup = self.field(raw, "\"setup\"")?;
+            tag!(TagValue::SetUp(setup), self.span(raw));
+        }
+        if let Some(raw) = raw.termination {
+            let reason: EndReason = self.field(raw, "\"termination\"")?;
+            tag!(TagValue::Termination(reason), self.span(raw));
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+
     /// Where a value borrowed from the text stands in it.
     fn span(&self, raw: &RawValue) -> Range<usize> {
         let start = (raw.get().as_ptr() as usize).saturating_sub(self.text.as_ptr() as usize);

@@ -64,14 +64,16 @@ mod parse;
 mod print;
 mod reader;
 mod record;
+mod visitor;
 
-pub use annotation::{Eval, Nag};
+pub use annotation::{Eval, Nag, ParseNagError};
 pub use error::ParseError;
 pub use json::{Form, JsonReader, parse_json_game, visit_json_game};
-pub use parse::{
-    MAX_VARIATION_DEPTH, RecordBuilder, Skip, TagValue, Visitor, forget_move, parse_game,
-    parse_setup, visit_game,
-};
+pub use parse::{MAX_VARIATION_DEPTH, RecordBuilder, parse_game, parse_setup, visit_game};
 pub use print::{MAX_LINE, Numbering, format_setup};
 pub use reader::{DEFAULT_MAX_GAME_BYTES, GameText, Locator, Reader};
-pub use record::{GameResult, Item, ParsedGame, Record, Spans, StandardTags, Tag};
+pub use record::{
+    GameResult, Item, ParseResultError, ParsedGame, Record, SetTagError, SetTagRefusal, Spans,
+    StandardTags, Tag,
+};
+pub use visitor::{Skip, TagValue, Visitor, forget_move};

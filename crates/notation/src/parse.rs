@@ -16,6 +16,7 @@ use crate::record::{
     GameResult, Item, ParsedGame, Record, Spans, StandardTags, Tag, first_special_in_tag_value,
     is_name_byte,
 };
+use crate::visitor::{Skip, TagValue, Visitor};
 
 type PResult<'a, T> = IResult<&'a str, T>;
 
@@ -63,95 +64,6 @@ fn known_name(name: &str) -> Cow<'static, str> {
 /// The value is borrowed from the text, or, when it had escapes, from the
 /// caller's buffer (so that no line leaves a `Cow` to drop).
 type TagLine<'a, 'v> = (&'a str, &'v str, Range<usize>, Range<usize>);
-
-/// A tag's value as the notation reads it: the tags it interprets come
-/// checked and typed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TagValue<'a> {
-    Game(GameId),
-    Options(Options),
-    SetUp(Setup),
-    Result(GameResult),
-    Termination(EndReason),
-    /// Any other tag, standard (`Event` … `North`) or not: free text,
-    /// unescaped.
-    Text {
-        name: &'a str,
-        value: Cow<'a, str>,
-    },
-}
-
-/// Lets go of `item`. Most items are moves, which own nothing: their drop
-/// glue, which `Item`'s variations keep out of line (a recursive type's),
-/// is passed over for them.
-#[inline(always)]
-pub fn forget_move(item: Item) {
-    if let Item::Move { .. } = item {
-        std::mem::forget(item);
-    }
-}
-
-/// Whether a visitor passes over a variation ([`Visitor::begin_variation`]),
-/// as pgn-reader's visitors do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Skip(pub bool);
-
-/// What [`visit_game`] hands over as it reads a game, in the order of the
-/// text (the shape of pgn-reader's visitor). Every method does nothing by
-/// default, so a visitor writes only those it needs. Any method may stop
-/// the reading with `ControlFlow::Break`: nothing more is read or checked.
-pub trait Visitor {
-    /// A tag line (`line`), its value (`value`: the span inside the quotes).
-    fn tag(
-        &mut self,
-        _tag: TagValue<'_>,
-        _line: Range<usize>,
-        _value: Range<usize>,
-    ) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-    /// The tags are over (`header`: their span, empty when there are none);
-    /// the movetext follows.
-    fn movetext(&mut self, _header: Range<usize>) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-    /// A move, round marker or comment of the movetext (of the main line,
-    /// or of a variation the visitor entered).
-    #[inline(always)]
-    fn item(&mut self, item: Item, _span: Range<usize>) -> ControlFlow<()> {
-        forget_move(item);
-        ControlFlow::Continue(())
-    }
-    /// A move read from MGN text (the commonest item): by default handed
-    /// over as an [`Item::Move`] to [`Visitor::item`]. A visitor that takes
-    /// it here gets its parts as they were read, not built into an item.
-    #[inline(always)]
-    fn mv(&mut self, mv: Move, captured: Option<u32>, span: Range<usize>) -> ControlFlow<()> {
-        self.item(Item::Move { mv, captured }, span)
-    }
-    /// A NAG (`!`, `$14`; `span` is its suffix or token): it annotates the
-    /// move before it.
-    fn nag(&mut self, _nag: Nag, _span: Range<usize>) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-    /// A variation opens (`span`: its `(`): another line in place of the
-    /// last move read, from the position before that move. `Skip(true)`,
-    /// the default, passes over it: nothing inside it is handed over, nor
-    /// its end, so a visitor that knows nothing of variations sees the
-    /// main line alone. `Skip(false)` enters it: its items follow, then
-    /// [`Visitor::end_variation`].
-    fn begin_variation(&mut self, _span: Range<usize>) -> ControlFlow<(), Skip> {
-        ControlFlow::Continue(Skip(true))
-    }
-    /// The variation last entered closes (`span`: its `)`); the line it
-    /// stands in goes on.
-    fn end_variation(&mut self, _span: Range<usize>) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-    /// The result closing the movetext, once the whole text is known to be
-    /// a well-formed game (so last: a syntax error anywhere comes first).
-    fn result(&mut self, _result: GameResult, _span: Range<usize>) {}
-}
 
 /// Reads the text of one game (as split by [`crate::Reader`]) into
 /// `visitor`, checking all of its syntax: `Continue` when the text is a
@@ -617,6 +529,39 @@ impl OpenVariation {
     }
 }
 
+/// The line of the movetext being read: the variations open around it,
+/// and what it has read so far.
+#[derive(Default)]
+struct Line {
+    /// The variations open around the current line, outermost first.
+    open: Vec<OpenVariation>,
+    /// Where the visitor stopped following: from that variation on (an
+    /// index in `open`), nothing is handed over.
+    skipped_from: Option<usize>,
+    /// Whether a NAG or a variation may come: a move stands before, with
+    /// only NAGs, comments and variations since.
+    after_move: bool,
+    /// Whether the line has a move at all.
+    has_move: bool,
+}
+
+impl Line {
+    /// Hands `call` over to the visitor unless it passed over the
+    /// variation being read: `true` when the visitor stops the reading.
+    #[inline(always)]
+    fn hand_over(&self, call: impl FnOnce() -> ControlFlow<()>) -> bool {
+        self.skipped_from.is_none() && call().is_break()
+    }
+
+    /// The result, or the end, comes: no variation may be open.
+    fn closed(&self) -> Result<(), ParseError> {
+        match self.open.last() {
+            Some(variation) => Err(variation.unterminated()),
+            None => Ok(()),
+        }
+    }
+}
+
 /// Whether a token may end where `rest` starts: at a byte that ends
 /// tokens, or at the end.
 fn at_boundary(rest: &[u8]) -> bool {
@@ -852,13 +797,15 @@ impl<'a> GameParser<'a> {
                 }
                 TagName::SetUp => TagValue::SetUp(setup_value(value, value_span.start)?),
                 TagName::Result => {
-                    let result = value.parse::<GameResult>().map_err(err)?;
+                    let result = value
+                        .parse::<GameResult>()
+                        .map_err(|e| err(e.to_string()))?;
                     result_tag = Some((result, value_span.clone()));
                     TagValue::Result(result)
                 }
-                TagName::Termination => {
-                    TagValue::Termination(value.parse::<EndReason>().map_err(err)?)
-                }
+                TagName::Termination => TagValue::Termination(
+                    value.parse::<EndReason>().map_err(|e| err(e.to_string()))?,
+                ),
                 // No standard name is a typed one in other case.
                 TagName::Standard(_) => TagValue::Text {
                     name,
@@ -1107,112 +1054,20 @@ impl<'a> GameParser<'a> {
         &mut self,
         visitor: &mut V,
     ) -> Result<ControlFlow<(), (GameResult, Range<usize>)>, ParseError> {
-        let bytes = self.full.as_bytes();
-        // The variations open around the current line, outermost first.
-        let mut open: Vec<OpenVariation> = Vec::new();
-        // Where the visitor stopped following: from that variation on
-        // (an index in `open`), nothing is handed over.
-        let mut skipped_from: Option<usize> = None;
-        // The current line: whether a NAG or a variation may come (a move
-        // stands before, with only NAGs, comments and variations since),
-        // and whether it has a move at all.
-        let mut after_move = false;
-        let mut has_move = false;
-        macro_rules! hand_over {
-            ($call:expr) => {
-                if skipped_from.is_none() && $call.is_break() {
-                    return Ok(ControlFlow::Break(()));
-                }
-            };
-        }
+        let mut line = Line::default();
         loop {
             // Moves and move numbers first, as long as they come.
-            let mut at = self.pos();
-            loop {
-                while bytes.get(at).is_some_and(|&b| BLANKS[usize::from(b)]) {
-                    at += 1;
-                }
-                match bytes.get(at) {
-                    // Numbers are optional and only help the reader: not
-                    // kept.
-                    Some(b'0'..=b'9') => match lex_move_number(bytes, at) {
-                        Some(end) => at = end,
-                        None => break,
-                    },
-                    // A round marker (`R2`) is no move either: the label
-                    // is followed by a digit, which ends no move.
-                    Some(_) => match lex_move(bytes, at) {
-                        Some((end, next, mv, count)) => {
-                            let captured = match count {
-                                Some(Ok(n)) => Some(n),
-                                // Too large: the error says so.
-                                Some(Err(digits)) => Some(digits_u32(
-                                    &self.full[digits.clone()],
-                                    "capture count",
-                                    digits,
-                                )?),
-                                None => None,
-                            };
-                            let span = at..end;
-                            at = next;
-                            hand_over!(visitor.mv(mv, captured, span));
-                            after_move = true;
-                            has_move = true;
-                        }
-                        None => break,
-                    },
-                    None => break,
-                }
+            if self.moves(visitor, &mut line)?.is_break() {
+                return Ok(ControlFlow::Break(()));
             }
-            self.rest = &self.full[at..];
             let start = self.pos();
             let Some(&first) = self.rest.as_bytes().first() else {
-                if let Some(variation) = open.last() {
-                    return Err(variation.unterminated());
-                }
-                // Point just after the game's last token, not at the next line.
-                let end = self
-                    .full
-                    .trim_end_matches(|c: char| c.is_ascii_whitespace())
-                    .len();
-                return Err(ParseError::new(
-                    end..end,
-                    "missing result at the end of the game (`*` if unfinished, or a score such as `30-18`)",
-                ));
+                return Err(self.no_result(&line));
             };
-            match first {
-                b'{' => {
-                    let Some(close) = self.rest.find('}') else {
-                        let line_end = self.rest.find('\n').map_or(self.full.len(), |i| start + i);
-                        return Err(ParseError::new(
-                            start..line_end,
-                            "unterminated comment (missing `}`)",
-                        ));
-                    };
-                    if let Some(at) = tag_line_in_comment(&self.rest.as_bytes()[1..close]) {
-                        let at = start + 1 + at;
-                        return Err(ParseError::new(
-                            at..at + 1,
-                            "a line inside a comment cannot begin with `[`: read back, it would start a new game",
-                        ));
-                    }
-                    if skipped_from.is_none() {
-                        // Line breaks inside a comment are kept as LF, whatever
-                        // the file used: printing writes LF only.
-                        let comment = self.rest[1..close]
-                            .replace("\r\n", "\n")
-                            .replace('\r', "\n");
-                        hand_over!(
-                            visitor.item(Item::Comment { comment }, start..start + close + 1)
-                        );
-                    }
-                    self.rest = &self.rest[close + 1..];
-                    continue;
-                }
+            let read = match first {
+                b'{' => self.comment(visitor, &line, start)?,
                 b'*' => {
-                    if let Some(variation) = open.last() {
-                        return Err(variation.unterminated());
-                    }
+                    line.closed()?;
                     self.rest = &self.rest[1..];
                     return self.finish(GameResult::Unfinished, start..start + 1);
                 }
@@ -1222,116 +1077,261 @@ impl<'a> GameParser<'a> {
                         "a tag must start its own line, before the movetext",
                     ));
                 }
-                b'(' => {
-                    if !after_move {
-                        return Err(ParseError::new(start..start + 1, VARIATION_NOT_AFTER_MOVE));
-                    }
-                    if open.len() == MAX_VARIATION_DEPTH {
-                        return Err(ParseError::new(start..start + 1, nested_too_deep()));
-                    }
-                    if skipped_from.is_none() {
-                        match visitor.begin_variation(start..start + 1) {
-                            ControlFlow::Break(()) => return Ok(ControlFlow::Break(())),
-                            ControlFlow::Continue(Skip(true)) => skipped_from = Some(open.len()),
-                            ControlFlow::Continue(Skip(false)) => {}
+                b'(' => self.open_variation(visitor, &mut line, start)?,
+                b')' => self.close_variation(visitor, &mut line, start)?,
+                b'$' | b'!' | b'?' => self.nag(visitor, &line)?,
+                // Other tokens, each tried only where its first character fits.
+                b'0'..=b'9'
+                    if let Ok((rest, (south, north))) = score(self.rest)
+                        && at_boundary(rest.as_bytes()) =>
+                {
+                    line.closed()?;
+                    return self.score_result(start, south, north, rest);
+                }
+                b'R' if let Ok((rest, digits)) = round_marker(self.rest)
+                    && at_boundary(rest.as_bytes()) =>
+                {
+                    self.round_marker(visitor, &mut line, start, digits, rest)?
+                }
+                _ => return Err(self.unexpected_token()),
+            };
+            if read.is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+    }
+
+    /// Moves and move numbers, as long as they come: the movetext's bulk,
+    /// read byte by byte from the current position.
+    #[inline(always)]
+    fn moves<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        line: &mut Line,
+    ) -> Result<ControlFlow<()>, ParseError> {
+        let bytes = self.full.as_bytes();
+        let mut at = self.pos();
+        loop {
+            while bytes.get(at).is_some_and(|&b| BLANKS[usize::from(b)]) {
+                at += 1;
+            }
+            match bytes.get(at) {
+                // Numbers are optional and only help the reader: not
+                // kept.
+                Some(b'0'..=b'9') => match lex_move_number(bytes, at) {
+                    Some(end) => at = end,
+                    None => break,
+                },
+                // A round marker (`R2`) is no move either: the label
+                // is followed by a digit, which ends no move.
+                Some(_) => match lex_move(bytes, at) {
+                    Some((end, next, mv, count)) => {
+                        let captured = match count {
+                            Some(Ok(n)) => Some(n),
+                            // Too large: the error says so.
+                            Some(Err(digits)) => Some(digits_u32(
+                                &self.full[digits.clone()],
+                                "capture count",
+                                digits,
+                            )?),
+                            None => None,
+                        };
+                        let span = at..end;
+                        at = next;
+                        if line.hand_over(|| visitor.mv(mv, captured, span)) {
+                            return Ok(ControlFlow::Break(()));
                         }
+                        line.after_move = true;
+                        line.has_move = true;
                     }
-                    open.push(OpenVariation { at: start });
-                    after_move = false;
-                    has_move = false;
-                    self.rest = &self.rest[1..];
-                    continue;
-                }
-                b')' => {
-                    let Some(variation) = open.pop() else {
-                        return Err(ParseError::new(start..start + 1, "`)` closes no variation"));
-                    };
-                    if !has_move {
-                        return Err(ParseError::new(variation.at..start + 1, EMPTY_VARIATION));
-                    }
-                    if skipped_from == Some(open.len()) {
-                        skipped_from = None;
-                    } else {
-                        hand_over!(visitor.end_variation(start..start + 1));
-                    }
-                    // The line it stands in goes on after the move it follows
-                    // (which its `(` needed).
-                    after_move = true;
-                    has_move = true;
-                    self.rest = &self.rest[1..];
-                    continue;
-                }
-                b'$' | b'!' | b'?' => {
-                    let span = self.token_span();
-                    let nag = self.full[span.clone()]
-                        .parse::<Nag>()
-                        .map_err(|e| ParseError::new(span.clone(), e))?;
-                    if !after_move {
-                        return Err(ParseError::new(span, NAG_NOT_AFTER_MOVE));
-                    }
-                    hand_over!(visitor.nag(nag, span.clone()));
-                    self.rest = &self.full[span.end..];
-                    continue;
-                }
-                _ => {}
+                    None => break,
+                },
+                None => break,
             }
-            // Other tokens, each tried only where its first character fits.
-            let digit = first.is_ascii_digit();
-            if digit
-                && let Ok((rest, (south, north))) = score(self.rest)
-                && at_boundary(rest.as_bytes())
-            {
-                if let Some(variation) = open.last() {
-                    return Err(variation.unterminated());
-                }
-                return self.score_result(start, south, north, rest);
-            }
-            if first == b'R'
-                && let Ok((rest, digits)) = round_marker(self.rest)
-                && at_boundary(rest.as_bytes())
-            {
-                let round = digits_u32(digits, "round", start + 1..start + 1 + digits.len())?;
-                if round < 2 {
-                    return Err(ParseError::new(
-                        start..self.pos_of(rest),
-                        "round markers start at R2 (round 1 needs no marker)",
-                    ));
-                }
-                hand_over!(visitor.item(Item::Round { round }, start..self.pos_of(rest)));
-                after_move = false;
-                self.rest = rest;
-                continue;
-            }
-            let span = self.token_span();
-            let token = &self.full[span.clone()];
-            if let Some((label, dir)) = token.split_once(':')
-                && label.len() == 1
-                && label.chars().all(|c| c.is_ascii_alphabetic())
-            {
-                let dir = dir.split(['+', '!', '?']).next().unwrap_or("");
-                let message = if dir.is_empty() {
-                    format!(
-                        "missing direction after `{label}:` (expected {label}:ccw or {label}:cw)"
-                    )
-                } else {
-                    format!(
-                        "unknown direction `{}` (expected {label}:ccw or {label}:cw)",
-                        shorten(dir)
-                    )
-                };
-                return Err(ParseError::new(
-                    span.start + 2..span.start + 2 + dir.len().max(1),
-                    message,
-                ));
-            }
+        }
+        self.rest = &self.full[at..];
+        Ok(ControlFlow::Continue(()))
+    }
+
+    /// A `{comment}` at `start`.
+    #[inline(always)]
+    fn comment<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        line: &Line,
+        start: usize,
+    ) -> Result<ControlFlow<()>, ParseError> {
+        let Some(close) = self.rest.find('}') else {
+            let line_end = self.rest.find('\n').map_or(self.full.len(), |i| start + i);
             return Err(ParseError::new(
-                span,
-                format!(
-                    "unexpected `{}` in the movetext (expected a move such as E or e, a move number, a round marker such as R2, a {{comment}} or the result)",
-                    shorten(token)
-                ),
+                start..line_end,
+                "unterminated comment (missing `}`)",
+            ));
+        };
+        if let Some(at) = tag_line_in_comment(&self.rest.as_bytes()[1..close]) {
+            let at = start + 1 + at;
+            return Err(ParseError::new(
+                at..at + 1,
+                "a line inside a comment cannot begin with `[`: read back, it would start a new game",
             ));
         }
+        let mut read = ControlFlow::Continue(());
+        if line.skipped_from.is_none() {
+            // Line breaks inside a comment are kept as LF, whatever
+            // the file used: printing writes LF only.
+            let comment = self.rest[1..close]
+                .replace("\r\n", "\n")
+                .replace('\r', "\n");
+            read = visitor.item(Item::Comment { comment }, start..start + close + 1);
+        }
+        self.rest = &self.rest[close + 1..];
+        Ok(read)
+    }
+
+    /// A variation's `(` at `start`.
+    fn open_variation<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        line: &mut Line,
+        start: usize,
+    ) -> Result<ControlFlow<()>, ParseError> {
+        if !line.after_move {
+            return Err(ParseError::new(start..start + 1, VARIATION_NOT_AFTER_MOVE));
+        }
+        if line.open.len() == MAX_VARIATION_DEPTH {
+            return Err(ParseError::new(start..start + 1, nested_too_deep()));
+        }
+        if line.skipped_from.is_none() {
+            match visitor.begin_variation(start..start + 1) {
+                ControlFlow::Break(()) => return Ok(ControlFlow::Break(())),
+                ControlFlow::Continue(Skip(true)) => line.skipped_from = Some(line.open.len()),
+                ControlFlow::Continue(Skip(false)) => {}
+            }
+        }
+        line.open.push(OpenVariation { at: start });
+        line.after_move = false;
+        line.has_move = false;
+        self.rest = &self.rest[1..];
+        Ok(ControlFlow::Continue(()))
+    }
+
+    /// A variation's `)` at `start`.
+    fn close_variation<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        line: &mut Line,
+        start: usize,
+    ) -> Result<ControlFlow<()>, ParseError> {
+        let Some(variation) = line.open.pop() else {
+            return Err(ParseError::new(start..start + 1, "`)` closes no variation"));
+        };
+        if !line.has_move {
+            return Err(ParseError::new(variation.at..start + 1, EMPTY_VARIATION));
+        }
+        let mut read = ControlFlow::Continue(());
+        if line.skipped_from == Some(line.open.len()) {
+            line.skipped_from = None;
+        } else if line.skipped_from.is_none() {
+            read = visitor.end_variation(start..start + 1);
+        }
+        // The line it stands in goes on after the move it follows
+        // (which its `(` needed).
+        line.after_move = true;
+        line.has_move = true;
+        self.rest = &self.rest[1..];
+        Ok(read)
+    }
+
+    /// A NAG (`!`, `$14`) at the current position.
+    fn nag<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        line: &Line,
+    ) -> Result<ControlFlow<()>, ParseError> {
+        let span = self.token_span();
+        let nag = self.full[span.clone()]
+            .parse::<Nag>()
+            .map_err(|e| ParseError::new(span.clone(), e.to_string()))?;
+        if !line.after_move {
+            return Err(ParseError::new(span, NAG_NOT_AFTER_MOVE));
+        }
+        let mut read = ControlFlow::Continue(());
+        if line.skipped_from.is_none() {
+            read = visitor.nag(nag, span.clone());
+        }
+        self.rest = &self.full[span.end..];
+        Ok(read)
+    }
+
+    /// A round marker (`R` and its `digits`) at `start`, `rest` after it.
+    fn round_marker<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        line: &mut Line,
+        start: usize,
+        digits: &str,
+        rest: &'a str,
+    ) -> Result<ControlFlow<()>, ParseError> {
+        let round = digits_u32(digits, "round", start + 1..start + 1 + digits.len())?;
+        if round < 2 {
+            return Err(ParseError::new(
+                start..self.pos_of(rest),
+                "round markers start at R2 (round 1 needs no marker)",
+            ));
+        }
+        let mut read = ControlFlow::Continue(());
+        if line.skipped_from.is_none() {
+            read = visitor.item(Item::Round { round }, start..self.pos_of(rest));
+        }
+        line.after_move = false;
+        self.rest = rest;
+        Ok(read)
+    }
+
+    /// The text ended before the result.
+    #[cold]
+    fn no_result(&self, line: &Line) -> ParseError {
+        if let Some(variation) = line.open.last() {
+            return variation.unterminated();
+        }
+        // Point just after the game's last token, not at the next line.
+        let end = self
+            .full
+            .trim_end_matches(|c: char| c.is_ascii_whitespace())
+            .len();
+        ParseError::new(
+            end..end,
+            "missing result at the end of the game (`*` if unfinished, or a score such as `30-18`)",
+        )
+    }
+
+    /// A token at the current position that the movetext has no place for.
+    #[cold]
+    fn unexpected_token(&self) -> ParseError {
+        let span = self.token_span();
+        let token = &self.full[span.clone()];
+        if let Some((label, dir)) = token.split_once(':')
+            && label.len() == 1
+            && label.chars().all(|c| c.is_ascii_alphabetic())
+        {
+            let dir = dir.split(['+', '!', '?']).next().unwrap_or("");
+            let message = if dir.is_empty() {
+                format!("missing direction after `{label}:` (expected {label}:ccw or {label}:cw)")
+            } else {
+                format!(
+                    "unknown direction `{}` (expected {label}:ccw or {label}:cw)",
+                    shorten(dir)
+                )
+            };
+            return ParseError::new(span.start + 2..span.start + 2 + dir.len().max(1), message);
+        }
+        ParseError::new(
+            span,
+            format!(
+                "unexpected `{}` in the movetext (expected a move such as E or e, a move number, a round marker such as R2, a {{comment}} or the result)",
+                shorten(token)
+            ),
+        )
     }
 
     /// The score closing the movetext (`south` and `north`: its digits;
@@ -1431,18 +1431,7 @@ fn setup_value(text: &str, base: usize) -> Result<Setup, ParseError> {
     let south = setup_row(south_text, rows_span.start)?;
     let north = setup_row(north_text, rows_span.start + south_text.len() + 1)?;
     let (stores_text, stores_span) = &fields[2];
-    let stores = match score(stores_text) {
-        Ok(("", (s, n))) => [
-            digits_u32(s, "store", stores_span.start..stores_span.start + s.len())?,
-            digits_u32(n, "store", stores_span.end - n.len()..stores_span.end)?,
-        ],
-        _ => {
-            return Err(ParseError::new(
-                stores_span.clone(),
-                "stores are written south-north, e.g. `0-0` or `16-14`",
-            ));
-        }
-    };
+    let stores = setup_stores(stores_text, stores_span)?;
     let mut setup = Setup {
         south,
         north,
@@ -1454,66 +1443,92 @@ fn setup_value(text: &str, base: usize) -> Result<Setup, ParseError> {
     };
     let mut seen: Vec<&str> = Vec::new();
     for (field, span) in &fields[3..] {
-        let Some((key, value)) = field.split_once('=') else {
+        setup_field(&mut setup, field, span, &mut seen)?;
+    }
+    Ok(setup)
+}
+
+/// A set-up's stores, `S-N` (`span`: where they stand in the game's text).
+fn setup_stores(text: &str, span: &Range<usize>) -> Result<[u32; 2], ParseError> {
+    match score(text) {
+        Ok(("", (s, n))) => Ok([
+            digits_u32(s, "store", span.start..span.start + s.len())?,
+            digits_u32(n, "store", span.end - n.len()..span.end)?,
+        ]),
+        _ => Err(ParseError::new(
+            span.clone(),
+            "stores are written south-north, e.g. `0-0` or `16-14`",
+        )),
+    }
+}
+
+/// One of a set-up's optional fields (`dir=`, `round=`, `starter=`) into
+/// `setup`; `seen`: the keys given before it.
+fn setup_field<'t>(
+    setup: &mut Setup,
+    field: &'t str,
+    span: &Range<usize>,
+    seen: &mut Vec<&'t str>,
+) -> Result<(), ParseError> {
+    let Some((key, value)) = field.split_once('=') else {
+        return Err(ParseError::new(
+            span.clone(),
+            format!(
+                "unexpected `{}` in the set-up (expected dir=, round= or starter=)",
+                shorten(field)
+            ),
+        ));
+    };
+    if seen.contains(&key) {
+        return Err(ParseError::new(
+            span.clone(),
+            format!("set-up field `{}` given twice", shorten(key)),
+        ));
+    }
+    seen.push(key);
+    let value_span = span.start + key.len() + 1..span.end;
+    match key {
+        "dir" => {
+            setup.south_dir = Some(match value {
+                "ccw" => Dir::Ccw,
+                "cw" => Dir::Cw,
+                _ => {
+                    return Err(ParseError::new(
+                        value_span,
+                        "dir is South's sowing direction: ccw or cw",
+                    ));
+                }
+            });
+        }
+        "round" => {
+            if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(ParseError::new(value_span, "round must be a number"));
+            }
+            setup.round = digits_u32(value, "round", value_span)?;
+        }
+        "starter" => {
+            setup.round_starter = Some(match value {
+                "S" => Side::South,
+                "N" => Side::North,
+                _ => {
+                    return Err(ParseError::new(
+                        value_span,
+                        "starter is the side that started the round: S or N",
+                    ));
+                }
+            });
+        }
+        _ => {
             return Err(ParseError::new(
                 span.clone(),
                 format!(
-                    "unexpected `{}` in the set-up (expected dir=, round= or starter=)",
-                    shorten(field)
+                    "unknown set-up field `{}` (expected dir, round or starter)",
+                    shorten(key)
                 ),
             ));
-        };
-        if seen.contains(&key) {
-            return Err(ParseError::new(
-                span.clone(),
-                format!("set-up field `{}` given twice", shorten(key)),
-            ));
-        }
-        seen.push(key);
-        let value_span = span.start + key.len() + 1..span.end;
-        match key {
-            "dir" => {
-                setup.south_dir = Some(match value {
-                    "ccw" => Dir::Ccw,
-                    "cw" => Dir::Cw,
-                    _ => {
-                        return Err(ParseError::new(
-                            value_span,
-                            "dir is South's sowing direction: ccw or cw",
-                        ));
-                    }
-                });
-            }
-            "round" => {
-                if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
-                    return Err(ParseError::new(value_span, "round must be a number"));
-                }
-                setup.round = digits_u32(value, "round", value_span)?;
-            }
-            "starter" => {
-                setup.round_starter = Some(match value {
-                    "S" => Side::South,
-                    "N" => Side::North,
-                    _ => {
-                        return Err(ParseError::new(
-                            value_span,
-                            "starter is the side that started the round: S or N",
-                        ));
-                    }
-                });
-            }
-            _ => {
-                return Err(ParseError::new(
-                    span.clone(),
-                    format!(
-                        "unknown set-up field `{}` (expected dir, round or starter)",
-                        shorten(key)
-                    ),
-                ));
-            }
         }
     }
-    Ok(setup)
+    Ok(())
 }
 
 fn setup_row(text: &str, base: usize) -> Result<Vec<Option<u32>>, ParseError> {

@@ -137,17 +137,23 @@ impl Record {
     /// ([`Record::TYPED_TAGS`]), names that are not tag names (letters,
     /// digits and `_`, starting with a letter) and values with line breaks
     /// are refused, so that the record always prints and parses back.
-    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) -> Result<(), String> {
+    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) -> Result<(), SetTagError> {
         let value = value.into();
+        let refused = |reason| {
+            Err(SetTagError {
+                name: name.to_owned(),
+                reason,
+            })
+        };
         if !is_tag_name(name) || Record::TYPED_TAGS.contains(&name) {
-            return Err(format!("`{name}` cannot be set as a plain tag"));
+            return refused(SetTagRefusal::NotPlain);
         }
         if value.contains(['\n', '\r']) {
-            return Err(format!("the value of tag `{name}` spans lines"));
+            return refused(SetTagRefusal::SpansLines);
         }
         // It would not parse back: the reader refuses it as a misspelling.
         if let Some(read) = Record::read_tag_in_other_case(name) {
-            return Err(format!("`{name}` is `{read}` in other case"));
+            return refused(SetTagRefusal::OtherCaseOf(read));
         }
         if let Some(slot) = self.tags.get_mut(name) {
             *slot = Some(value);
@@ -315,19 +321,70 @@ impl fmt::Display for GameResult {
     }
 }
 
-impl FromStr for GameResult {
-    type Err = String;
+/// Text that is not a [`GameResult`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseResultError {
+    /// Neither `*` nor two numbers joined by `-` (the text, to be quoted).
+    Invalid(String),
+    /// A score (these digits) over `u32::MAX`.
+    TooLarge(String),
+}
 
-    fn from_str(s: &str) -> Result<GameResult, String> {
+impl fmt::Display for ParseResultError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseResultError::Invalid(s) => write!(
+                f,
+                "invalid result `{}` (expected `*` or a score such as `30-18`)",
+                mancala_rules::shorten(s)
+            ),
+            ParseResultError::TooLarge(digits) => write!(f, "score `{digits}` is too large"),
+        }
+    }
+}
+
+impl std::error::Error for ParseResultError {}
+
+/// Why [`Record::set_tag`] refused a tag.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetTagError {
+    /// The tag's name, as given.
+    pub name: String,
+    pub reason: SetTagRefusal,
+}
+
+/// What is wrong with a tag [`Record::set_tag`] refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetTagRefusal {
+    /// Not a tag name, or one with a typed field ([`Record::TYPED_TAGS`]).
+    NotPlain,
+    /// The value holds a line break.
+    SpansLines,
+    /// The name is this tag the reader reads, in other case.
+    OtherCaseOf(&'static str),
+}
+
+impl fmt::Display for SetTagError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = &self.name;
+        match self.reason {
+            SetTagRefusal::NotPlain => write!(f, "`{name}` cannot be set as a plain tag"),
+            SetTagRefusal::SpansLines => write!(f, "the value of tag `{name}` spans lines"),
+            SetTagRefusal::OtherCaseOf(read) => write!(f, "`{name}` is `{read}` in other case"),
+        }
+    }
+}
+
+impl std::error::Error for SetTagError {}
+
+impl FromStr for GameResult {
+    type Err = ParseResultError;
+
+    fn from_str(s: &str) -> Result<GameResult, ParseResultError> {
         if s == "*" {
             return Ok(GameResult::Unfinished);
         }
-        let bad = || {
-            format!(
-                "invalid result `{}` (expected `*` or a score such as `30-18`)",
-                mancala_rules::shorten(s)
-            )
-        };
+        let bad = || ParseResultError::Invalid(s.to_owned());
         // Every record's Result tag is read here: the dash found as a
         // byte, not by a pattern search, and the digits' value straight.
         let dash = s.bytes().position(|b| b == b'-').ok_or_else(bad)?;
@@ -337,7 +394,7 @@ impl FromStr for GameResult {
                 return Err(bad());
             }
             crate::parse::digits_value(t.as_bytes())
-                .ok_or_else(|| format!("score `{t}` is too large"))
+                .ok_or_else(|| ParseResultError::TooLarge(t.to_owned()))
         };
         Ok(GameResult::Score(num(south)?, num(north)?))
     }
@@ -417,11 +474,7 @@ mod tests {
     /// error.
     #[test]
     fn results_are_read_with_their_errors() {
-        let bad = |s: &str| {
-            Err(format!(
-                "invalid result `{s}` (expected `*` or a score such as `30-18`)"
-            ))
-        };
+        let bad = |s: &str| Err(ParseResultError::Invalid(s.to_owned()));
         for (text, read) in [
             ("*", Ok(GameResult::Unfinished)),
             ("20-28", Ok(GameResult::Score(20, 28))),
@@ -430,11 +483,11 @@ mod tests {
             ("4294967295-01", Ok(GameResult::Score(u32::MAX, 1))),
             (
                 "4294967296-1",
-                Err("score `4294967296` is too large".to_owned()),
+                Err(ParseResultError::TooLarge("4294967296".to_owned())),
             ),
             (
                 "1-4294967296",
-                Err("score `4294967296` is too large".to_owned()),
+                Err(ParseResultError::TooLarge("4294967296".to_owned())),
             ),
             ("1-", bad("1-")),
             ("-1", bad("-1")),
@@ -445,6 +498,14 @@ mod tests {
         ] {
             assert_eq!(text.parse::<GameResult>(), read, "{text}");
         }
+        assert_eq!(
+            "1_2".parse::<GameResult>().unwrap_err().to_string(),
+            "invalid result `1_2` (expected `*` or a score such as `30-18`)"
+        );
+        assert_eq!(
+            ParseResultError::TooLarge("4294967296".to_owned()).to_string(),
+            "score `4294967296` is too large"
+        );
     }
 
     /// The word-at-a-time scan finds what a byte-at-a-time one finds,

@@ -2,9 +2,35 @@
 //! table. Everything that asks "which game is this" reads it — the options a
 //! game takes, the sowing engine, refills and the feeding rule, set-up
 //! checks, the diagrams — so behaviour is chosen by these explicit values,
-//! never by recognising a game from a combination of others. A fifth game is
-//! a new [`GameId`] and a new row here (and a new mechanism only where it
-//! brings one).
+//! never by recognising a game from a combination of others.
+//!
+//! # What "a game is one row" covers
+//!
+//! A new game is a new [`GameId`] and a new row here, and nothing else,
+//! when every rule it has is a value of a field below that the code
+//! already acts on: a row of 1 to 7 holes, the seeds per hole, a counter
+//! kept as a store, captures or winnings, a store on the sowing track and
+//! another turn for a last seed there (Kalah), who chooses the direction,
+//! relay sowing from the last hole or the next ([`Relay`]) or single laps,
+//! skipping the emptied hole, what a hole of four does ([`Fours`]), the
+//! capture kinds of [`EndCapture`] and [`GrandSlam`], the feeding rule of
+//! [`Feeding`], the end on an empty row, at the third occurrence or the
+//! first repeat of a position, at a goal, and a match of rounds refilled
+//! from either end ([`RefillFrom`]), with the options of [`Opt`].
+//!
+//! It does not cover a new mechanism: a rule no field expresses needs code
+//! where the game is played, as Kalah's store on the track and its turn that
+//! continues did, in the sower (`sow.rs`: the track that passes the stores,
+//! the fast lanes a rule must leave), the board (`position.rs`: the side to
+//! move after a move, `earns_another_turn`), the engines (`mancala-engine`'s
+//! alpha-beta negates a child's value only when the side changes and counts
+//! repetitions where turns do not alternate), the notation's printer (a turn
+//! that continues is written under the same move number), the checker (a
+//! move's `+N` is the mover's) and the diagrams (`mancala-diagram`: stores on
+//! the track are drawn as cells). Examples of rules that would need such code
+//! today: more than two rows, holes of different kinds (a Bao's nyumba),
+//! sowing from several holes at once, captures that choose where to sow the
+//! captured seeds, or a row of more than 7 holes.
 
 use crate::options::{GameId, Opt};
 
@@ -216,7 +242,7 @@ impl Descriptor {
 }
 
 /// The descriptors, in [`GameId::ALL`] order.
-pub(crate) static DESCRIPTORS: [Descriptor; 6] = [
+pub(crate) static DESCRIPTORS: [Descriptor; GameId::ALL.len()] = [
     Descriptor {
         id: GameId::OlindaKeliya,
         name: "Olinda Keliya",

@@ -59,20 +59,31 @@ impl fmt::Display for EndReason {
     }
 }
 
-impl std::str::FromStr for EndReason {
-    type Err = String;
+/// A word that is not an [`EndReason`] (it is kept, to be quoted).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseEndReasonError(pub String);
 
-    fn from_str(s: &str) -> Result<EndReason, String> {
+impl fmt::Display for ParseEndReasonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown end reason `{}`{}",
+            crate::text::shorten(&self.0),
+            crate::text::did_you_mean(&self.0, EndReason::ALL.map(EndReason::as_str))
+        )
+    }
+}
+
+impl std::error::Error for ParseEndReasonError {}
+
+impl std::str::FromStr for EndReason {
+    type Err = ParseEndReasonError;
+
+    fn from_str(s: &str) -> Result<EndReason, ParseEndReasonError> {
         EndReason::ALL
             .into_iter()
             .find(|r| r.as_str() == s)
-            .ok_or_else(|| {
-                format!(
-                    "unknown end reason `{}`{}",
-                    crate::text::shorten(s),
-                    crate::text::did_you_mean(s, EndReason::ALL.map(EndReason::as_str))
-                )
-            })
+            .ok_or_else(|| ParseEndReasonError(s.to_owned()))
     }
 }
 

@@ -31,7 +31,9 @@ pub enum GameId {
 }
 
 impl GameId {
-    pub const ALL: [GameId; DESCRIPTORS.len()] = [
+    /// Every game, in the order of the descriptor table; every per-game
+    /// array takes its length from this one.
+    pub const ALL: [GameId; 6] = [
         GameId::OlindaKeliya,
         GameId::Olowuka,
         GameId::Pallankuzhi,
@@ -180,38 +182,6 @@ impl Opt {
             Opt::EmptyCapture => "empty-capture",
             Opt::GrandSlamTakesAll => "grand-slam-takes-all",
             Opt::GrandSlamLeavesOne => "grand-slam-leaves-one",
-        }
-    }
-
-    /// What the option does, in a line (for help texts and listings).
-    #[must_use]
-    pub const fn meaning(self) -> &'static str {
-        match self {
-            Opt::SameDirection => "both players sow counter-clockwise; no direction is chosen",
-            Opt::SeriesCapture => "the capture goes on along alternating empty / non-empty holes",
-            Opt::SkipOrigin => "a lap skips the hole it started from",
-            Opt::EndlessEndsGame => {
-                "an endless move is legal and ends the game (or round), the board unchanged, the turn passed"
-            }
-            Opt::NoRepetitionRule => {
-                "no end by a repeated position (Oware's first repeat, the others' third occurrence)"
-            }
-            Opt::PlayToEnd => "reaching 25 captured does not end the game",
-            Opt::PasuToOwner => "a four made while sowing goes to the owner of its row",
-            Opt::NoPasuOnLastSeed => "a lap's last seed never makes a four that is taken",
-            Opt::CaptureOpposite => "a capture also takes the hole facing the captured one",
-            Opt::SingleRound => "the game is a single round, not a match",
-            Opt::Clockwise => "both players sow clockwise",
-            Opt::FiveHoles => "a board of 2 x 5 holes (40 stones)",
-            Opt::EmptyCapture => {
-                "the last seed in an empty own house is taken even when the house facing it is empty"
-            }
-            Opt::GrandSlamTakesAll => {
-                "a capture that would take the opponent's every seed takes them"
-            }
-            Opt::GrandSlamLeavesOne => {
-                "a capture that would take the opponent's every seed leaves the chain's furthest hole"
-            }
         }
     }
 

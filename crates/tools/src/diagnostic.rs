@@ -274,7 +274,7 @@ pub fn render_problems(
 ) {
     let mut locator = game.locator();
     for p in problems {
-        render_located(out, file, &mut locator, &p.span, &p.message, color);
+        render_located(out, file, &mut locator, &p.span, &p.to_string(), color);
     }
 }
 

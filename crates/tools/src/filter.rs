@@ -128,7 +128,7 @@ fn parse_result(text: &str) -> Result<ResultWanted, String> {
         score => score
             .parse()
             .map(ResultWanted::Score)
-            .map_err(|e: String| format!("{e}; or south, north, draw, unfinished")),
+            .map_err(|e| format!("{e}; or south, north, draw, unfinished")),
     }
 }
 

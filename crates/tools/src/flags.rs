@@ -180,7 +180,7 @@ fn option_words() -> Vec<PossibleValue> {
     });
     let flags = Opt::ALL
         .into_iter()
-        .map(|opt| PossibleValue::new(opt.as_str()).help(opt.meaning()));
+        .map(|opt| PossibleValue::new(opt.as_str()).help(mancala_messages::option_meaning(opt)));
     seeds.chain(holes).chain(flags).collect()
 }
 

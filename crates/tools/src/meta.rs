@@ -147,7 +147,7 @@ pub fn option_help(summary: &str) -> String {
             help,
             "  {opt} [{}]\n      {}",
             games(&|g| g.allows(opt)),
-            opt.meaning()
+            mancala_messages::option_meaning(opt)
         );
     }
     help.push_str("Several options: one -o each, or one -o with the words separated by spaces.");
@@ -241,7 +241,7 @@ fn game_entries() -> Vec<GameEntry> {
                     .filter(|opt| game.allows(*opt))
                     .map(|opt| OptionEntry {
                         option: opt.as_str(),
-                        meaning: opt.meaning(),
+                        meaning: mancala_messages::option_meaning(opt),
                     }),
             );
             GameEntry {

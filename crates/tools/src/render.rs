@@ -460,7 +460,7 @@ fn frames_of(
     if ignore_result {
         checked
             .problems
-            .retain(|p| !matches!(p.kind, ProblemKind::Result | ProblemKind::Termination));
+            .retain(|p| !matches!(p.kind(), ProblemKind::Result | ProblemKind::Termination));
     }
     if !checked.is_valid() {
         return Ok((illegal_ply_laps(&checked, selection), checked));
@@ -486,7 +486,7 @@ fn start_of(
         Some(position) => Ok(position),
         None => {
             let rules = replay.rules.ok_or("no rules")?;
-            check::start_position(parsed, rules).map_err(|p| p.message)
+            check::start_position(parsed, rules).map_err(|p| p.to_string())
         }
     }
 }
@@ -660,8 +660,11 @@ fn illegal_ply_laps(checked: &check::Checked, selection: &Selection) -> Drawing 
     else {
         return Drawing::Frames(Vec::new());
     };
-    let stopped_at_it =
-        replay.plies + 1 == *n && checked.problems.iter().any(|p| p.kind == ProblemKind::Move);
+    let stopped_at_it = replay.plies + 1 == *n
+        && checked
+            .problems
+            .iter()
+            .any(|p| p.kind() == ProblemKind::Move);
     let (Some(game), Some(mv), true) = (
         &replay.game,
         parsed.record.moves().nth(n - 1),
@@ -794,7 +797,7 @@ impl Tool<'_> {
         if ignore_result {
             checked
                 .problems
-                .retain(|p| !matches!(p.kind, ProblemKind::Result | ProblemKind::Termination));
+                .retain(|p| !matches!(p.kind(), ProblemKind::Result | ProblemKind::Termination));
         }
         if !checked.is_valid() {
             let mut report = String::new();
@@ -812,7 +815,7 @@ impl Tool<'_> {
         };
         let start = match check::start_position(parsed, rules) {
             Ok(start) => start,
-            Err(problem) => return self.not_drawn(file, index, &problem.message),
+            Err(problem) => return self.not_drawn(file, index, &problem.to_string()),
         };
         let plies = checked.replay.as_ref().map_or(0, |replay| replay.plies);
         if let Some(n) = self.args.ply.filter(|&n| n > plies) {

@@ -36,7 +36,7 @@ fn replay(path: &str) -> Result<(Game, Vec<Move>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let checked = check_text(&GameText::whole(&text), None, Build::Record, None);
     if let Some(problem) = checked.problems.first() {
-        return Err(format!("{path}: {}", problem.message));
+        return Err(format!("{path}: {}", problem));
     }
     let moves = checked
         .parsed
