@@ -61,3 +61,20 @@ fn small_kalah_matches_search() {
     assert_eq!(convention, 0);
     assert!(checked > 1_000, "{checked}");
 }
+
+/// The games whose layers may cycle, where plain search (which follows
+/// every line to the rules' repetition) is exponential: the exact entries
+/// search can finish within a small budget, at up to 3 seeds.
+#[test]
+fn cycling_games_match_search_where_exact() {
+    for game in [
+        GameId::Oware,
+        GameId::Olowuka,
+        GameId::OlindaKeliya,
+        GameId::Pallankuzhi,
+        GameId::RioKadalis,
+    ] {
+        let (checked, _) = check_all(game.as_str(), Rules::standard(game), 3, 300);
+        assert!(checked > 100, "{game}: {checked} checked");
+    }
+}
