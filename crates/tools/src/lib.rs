@@ -20,5 +20,6 @@ pub mod progress;
 pub mod render;
 pub mod seat;
 pub mod stats;
+pub mod tablebase;
 pub mod validate;
 pub mod variation;
