@@ -25,8 +25,11 @@
 //!   evaluation estimates it: stored seeds count whole, row seeds a quarter
 //!   (three quarters in matches of rounds, where they come back at the
 //!   refill), in hundredths of a seed.
-//! - A value is exact when every line searched reached the end of the game:
-//!   it is then the margin the game ends with when both sides play best.
+//! - Under [`Limit::Nodes`] the [`Solver`] proves values first: a value is
+//!   exact only where it proved it, and is then the margin the game ends
+//!   with when both sides play best (in a match of rounds, the margin of the
+//!   holdings the round ends with), under the game's own repetition
+//!   history. Elsewhere the alpha-beta search gives an estimate.
 //! - At the root, moves are played by the rules crate's [`Game`], so
 //!   repetition (the whole history), endless moves and the rounds of a
 //!   match are exactly the rules'. Below the root the searcher's two
@@ -36,9 +39,11 @@
 //!   carries into the next round), which is never exact.
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use mancala_rules::{Game, Move};
+use mancala_tablebase::Tablebase;
 
 use crate::alphabeta::solve::Solver;
 use crate::alphabeta::{AlphaBeta, Scoring};
@@ -212,6 +217,14 @@ impl Analyser {
             limit,
             solver,
         }
+    }
+
+    /// Under [`Limit::Nodes`], probes `tablebase` (endgame databases) at
+    /// the solver's leaves: where they hold a position, it is proved.
+    #[must_use]
+    pub fn with_tablebase(mut self, tablebase: Option<Arc<Tablebase>>) -> Analyser {
+        self.solver = self.solver.map(|s| s.with_tablebase(tablebase));
+        self
     }
 
     #[must_use]

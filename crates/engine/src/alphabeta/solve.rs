@@ -22,9 +22,11 @@
 //! the margin of the holdings the round ends with (the seeds each player
 //! carries into the next).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mancala_rules::{Game, GameId, Lean, Move, Position, Rules, Side};
+use mancala_tablebase::Tablebase;
 
 use super::{AlphaBeta, Kid, Next, hash_with_stores, mix, repeats};
 use crate::Budget;
@@ -91,6 +93,9 @@ pub struct Solver {
     /// Some line of the last proof stopped at its depth limit.
     depth_cut: bool,
     started: Instant,
+    /// Endgame databases, probed where a move leaves a position they hold
+    /// with no history to weigh (see [`Solver::probe_kid`]).
+    tablebase: Option<Arc<Tablebase>>,
     /// The root move that last proved a lower bound.
     root_best: u8,
 }
@@ -112,9 +117,18 @@ impl Solver {
             deepest: 0,
             depth_cut: false,
             acyclic: false,
+            tablebase: None,
             started: Instant::now(),
             root_best: NO_MOVE,
         }
+    }
+
+    /// Probes `tablebase` at the leaves: positions it holds are not
+    /// searched.
+    #[must_use]
+    pub fn with_tablebase(mut self, tablebase: Option<Arc<Tablebase>>) -> Solver {
+        self.tablebase = tablebase;
+        self
     }
 
     /// Solves `game`: bounds of its value, met when proved, or `None` when
@@ -122,11 +136,17 @@ impl Solver {
     pub fn solve(&mut self, game: &Game) -> Option<Solution> {
         let root = self.start(game)?;
         let board = root.board_seeds() as i32;
-        let (lower, upper) = self.narrow(
-            board,
-            |s, gamma, depth| s.prove(&root, 0, gamma, depth),
-            |s, alpha, beta| s.value(&root, 0, alpha, beta),
-        );
+        // The databases' values assume no earlier position of the root's.
+        let fresh = self.acyclic || self.search.path.is_empty();
+        let known = self.tablebase.as_ref().and_then(|t| t.probe(&root));
+        let (lower, upper) = match known.filter(|_| fresh) {
+            Some(v) => (v, v),
+            None => self.narrow(
+                board,
+                |s, gamma, depth| s.prove(&root, 0, gamma, depth),
+                |s, alpha, beta| s.value(&root, 0, alpha, beta),
+            ),
+        };
         if lower == upper {
             self.root_best = self.move_worth(&root, lower);
         }
@@ -406,6 +426,9 @@ impl Solver {
             self.search.nodes += 1;
             return gain + rows_margin(&kid.pos, side);
         }
+        if let Some(v) = self.probe_kid(kid, side) {
+            return v;
+        }
         let (start, history) = (self.search.path_start, self.history);
         if kid.next == Next::Irreversible {
             self.search.path_start = self.search.path.len();
@@ -602,6 +625,9 @@ impl Solver {
             self.search.nodes += 1;
             return Proof::of(gain + rows_margin(&kid.pos, side) >= gamma);
         }
+        if let Some(v) = self.probe_kid(kid, side) {
+            return Proof::of(v >= gamma);
+        }
         let start = self.search.path_start;
         if kid.next == Next::Irreversible {
             self.search.path_start = self.search.path.len();
@@ -613,6 +639,26 @@ impl Solver {
         };
         self.search.path_start = start;
         proof
+    }
+
+    /// The value of `kid`, a move of `side`'s, from the parent (its gain
+    /// counted) where the databases hold it and no history can change it:
+    /// after a move that took seeds off the board (which clears the
+    /// history: the databases' exact values assume none), or anywhere in a
+    /// game without cycles.
+    fn probe_kid(&self, kid: &Kid, side: Side) -> Option<i32> {
+        let tablebase = self.tablebase.as_ref()?;
+        let fresh = kid.next == Next::Irreversible || (self.acyclic && kid.next != Next::Ended);
+        if !fresh {
+            return None;
+        }
+        let v = tablebase.probe(&kid.pos)?;
+        let gain = i32::from(kid.gain);
+        Some(if kid.pos.to_move() == side {
+            gain + v
+        } else {
+            gain - v
+        })
     }
 
     /// Pushes the table's move of `pos` (coded `code`) as its first kid
@@ -795,7 +841,11 @@ mod tests {
     /// minimax settles: the solver proves the value minimax finds, and the
     /// move it names is worth that value. How many were compared, and how
     /// many of them had a line ended by repetition.
-    fn agrees_with_minimax(rules: Rules, seeds: u32) -> (u32, u32) {
+    fn agrees_with_minimax(
+        rules: Rules,
+        seeds: u32,
+        tablebase: Option<&Arc<Tablebase>>,
+    ) -> (u32, u32) {
         let (mut agreed, mut cycling) = (0, 0);
         for seed in 0..40 {
             let Some(game) = endgame(rules, seed, seeds) else {
@@ -805,7 +855,7 @@ mod tests {
             let Some(expected) = minimax(&game, &mut budget, &mut cycled) else {
                 continue;
             };
-            let mut solver = Solver::new(u64::MAX, None, 16);
+            let mut solver = Solver::new(u64::MAX, None, 16).with_tablebase(tablebase.cloned());
             let solution = solver.solve(&game).unwrap();
             assert!(solution.proved(), "{rules:?} seed {seed}: {solution:?}");
             assert_eq!(solution.lower, expected, "{rules:?} seed {seed}");
@@ -825,7 +875,7 @@ mod tests {
             (GameId::Olowuka, "", 3, 3),
             (GameId::Olowuka, "play-to-end endless-ends-game", 3, 3),
         ] {
-            let (agreed, _) = agrees_with_minimax(rules(id, options), seeds);
+            let (agreed, _) = agrees_with_minimax(rules(id, options), seeds, None);
             assert!(
                 agreed >= least,
                 "{id:?} {options}: {agreed} positions compared"
@@ -835,10 +885,28 @@ mod tests {
 
     #[test]
     fn a_cycling_relay_endgame_is_proved_as_minimax_finds_it() {
-        let (agreed, cycling) = agrees_with_minimax(rules(GameId::OlindaKeliya, ""), 5);
+        let (agreed, cycling) = agrees_with_minimax(rules(GameId::OlindaKeliya, ""), 5, None);
         assert!(
             agreed >= 10 && cycling >= 3,
             "{agreed} compared, {cycling} cycling"
         );
+    }
+
+    #[test]
+    fn values_from_the_databases_are_the_values_searched() {
+        let dir = std::env::temp_dir().join(format!("mancala-solve-{}", std::process::id()));
+        for (id, options, seeds, least) in [
+            (GameId::Kalah, "holes=4 seeds=3", 10, 10),
+            (GameId::OlindaKeliya, "", 5, 10),
+        ] {
+            let rules = rules(id, options);
+            let built = Tablebase::build(&dir, rules, 4, 1, &mut |_| {}).unwrap();
+            let (agreed, _) = agrees_with_minimax(rules, seeds, Some(&Arc::new(built)));
+            assert!(
+                agreed >= least,
+                "{id:?} {options}: {agreed} positions compared"
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
