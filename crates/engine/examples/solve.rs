@@ -1,21 +1,27 @@
 //! The solver's measurements, for `crates/bench/benches/solve.py`:
 //!
 //! ```text
-//! solve start GAME OPTIONS NODES SECONDS
+//! solve start GAME OPTIONS NODES SECONDS [TABLEBASE-DIR]
 //!     solves the start of GAME under OPTIONS ("" for the standard rules):
 //!     "start: value V proved P nodes N in T s"
-//! solve endgames GAME SEEDS COUNT NODES SECONDS
+//! solve endgames GAME SEEDS COUNT NODES SECONDS [TABLEBASE-DIR]
 //!     COUNT positions with at most SEEDS seeds on the board, each the first
 //!     such position of a seeded game between two alpha-beta players
 //!     (depth 4) after a few random opening moves, each solved within NODES nodes and SECONDS seconds:
 //!     "endgames: P of C proved, T s in all, slowest S s"
+//!
+//! With TABLEBASE-DIR the solver probes the databases built there for the
+//! rules (`mancala-tablebase build`), if any.
 //! ```
 
 use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use mancala_engine::{AlphaBeta, Budget, Player, Solver, play_random};
 use mancala_rules::{Game, GameId, Options, Position, Rules};
+use mancala_tablebase::Tablebase;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -27,7 +33,8 @@ fn main() {
             let rules = Rules::new(id, options).expect("rules");
             let (nodes, time) = limits(&args[4], &args[5]);
             let (game, _) = Game::new(Position::new(rules)).expect("a start");
-            let mut solver = Solver::new(nodes, Some(time), 24);
+            let mut solver =
+                Solver::new(nodes, Some(time), 24).with_tablebase(tablebase(args.get(6), rules));
             let s = solver.solve(&game).expect("a move");
             say(&format!(
                 "start: value {} proved {} nodes {} in {:.3} s",
@@ -42,7 +49,8 @@ fn main() {
             let seeds: u32 = args[3].parse().expect("seeds");
             let count: u64 = args[4].parse().expect("count");
             let (nodes, time) = limits(&args[5], &args[6]);
-            let mut solver = Solver::new(nodes, Some(time), 22);
+            let mut solver =
+                Solver::new(nodes, Some(time), 22).with_tablebase(tablebase(args.get(7), rules));
             let (mut proved, mut total, mut slowest, mut tried) = (0, 0.0, 0.0f64, 0);
             let mut seed = 0;
             while tried < count && seed < count * 20 {
@@ -63,6 +71,11 @@ fn main() {
         }
         _ => panic!("{usage}"),
     }
+}
+
+/// The databases of `rules` under `dir`, if any.
+fn tablebase(dir: Option<&String>, rules: Rules) -> Option<Arc<Tablebase>> {
+    Tablebase::open(Path::new(dir?), rules).ok().map(Arc::new)
 }
 
 fn say(line: &str) {
