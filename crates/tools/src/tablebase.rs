@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 use mancala_rules::{Dir, Position, Rules, Setup, Side};
 use mancala_tablebase::{BuildEvent, Tablebase, search_margin};
 
-use crate::flags::{GameFlags, JobsFlag, LapBudgetFlag, QuietFlag};
+use crate::flags::{JobsFlag, LapBudgetFlag, NewGameFlags, QuietFlag};
 use crate::output::{self, EXIT_FAILURE, EXIT_OK};
 
 const EXAMPLES: &str = "\
@@ -46,7 +46,7 @@ pub enum Command {
     /// value (undecided within the lap budget), seconds.
     Build {
         #[command(flatten)]
-        game: GameFlags,
+        game: NewGameFlags,
         #[command(flatten)]
         lap_budget: LapBudgetFlag,
         /// The most seeds on the board.
@@ -67,7 +67,7 @@ pub enum Command {
     /// searched), entries with no value.
     Check {
         #[command(flatten)]
-        game: GameFlags,
+        game: NewGameFlags,
         #[command(flatten)]
         lap_budget: LapBudgetFlag,
         /// Random entries to check, drawn uniformly from all layers.
@@ -107,8 +107,8 @@ impl DirFlag {
     }
 }
 
-fn rules_of(game: &GameFlags, budget: &LapBudgetFlag) -> Result<Rules, u8> {
-    game.rules(budget.lap_budget).map_err(|e| {
+fn rules_of(game: &NewGameFlags, budget: &LapBudgetFlag) -> Result<Rules, u8> {
+    crate::flags::rules_of(game.game, &game.options, budget.lap_budget).map_err(|e| {
         output::error_line(&format!("error: {e}"));
         EXIT_FAILURE
     })
