@@ -174,8 +174,10 @@ fn an_invalid_game_is_reported_and_the_others_analysed() {
 
 #[test]
 fn a_solve_is_exact_or_says_where_it_ran_out() {
-    // Eight seeds left on the board.
-    let record = "[Game \"olowuka\"]\n[SetUp \"S 0,0,0,2,2,2/0,2,0,0,0,0 18-22\"]\n\n1. F *\n";
+    // Eight seeds left on the board, in a game without cycles (Kalah: the
+    // solver proves what it can under any history, and an Olowuka endgame
+    // that cycles may be left unproved).
+    let record = "[Game \"kalah\"]\n[SetUp \"S 0,0,0,2,2,2/0,2,0,0,0,0 18-22\"]\n\n1. F *\n";
     let solved = run("mancala-analyze", &["--solve"], record.as_bytes());
     assert_eq!(solved.code, 0, "{}", solved.stderr);
     assert!(solved.stdout.contains("{[%eval ="), "{}", solved.stdout);

@@ -11,6 +11,8 @@ use crate::eval::{PROVEN, WIN, Weights, margin_terminal, terminal};
 use crate::play::{Child, NO_MOVE, children, decode, encode};
 use crate::{Budget, Player, SearchInfo};
 
+pub mod solve;
+
 /// The record-tag form of alpha-beta with `budget`: `alphabeta depth=9`,
 /// `alphabeta ms=200`, `alphabeta depth=8 ms=200`.
 pub(crate) fn write_tag(budget: &Budget, f: &mut impl std::fmt::Write) -> std::fmt::Result {
@@ -81,14 +83,21 @@ fn mix(mut z: u64) -> u64 {
 /// repetition history: board, closed holes and side to move (the repetition
 /// key), stores, round, round starter and Olinda Keliya's direction.
 fn hash(pos: &Position) -> u64 {
+    hash_with_stores(pos, pos.stores())
+}
+
+/// [`hash`] with the stores taken as `stores` (the solver gives zeros
+/// where the rest of the game does not depend on them).
+#[inline(always)]
+fn hash_with_stores(pos: &Position, stores: [u8; 2]) -> u64 {
     let key = pos.repetition_key();
     let dir = match pos.south_dir() {
         None => 0u64,
         Some(Dir::Ccw) => 1,
         Some(Dir::Cw) => 2,
     };
-    let extra = u64::from(pos.store(Side::South))
-        | u64::from(pos.store(Side::North)) << 8
+    let extra = u64::from(stores[Side::South.index()])
+        | u64::from(stores[Side::North.index()]) << 8
         | u64::from(pos.round()) << 16
         | dir << 32
         | (pos.round_starter().index() as u64) << 34;

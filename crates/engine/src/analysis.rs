@@ -25,8 +25,11 @@
 //!   evaluation estimates it: stored seeds count whole, row seeds a quarter
 //!   (three quarters in matches of rounds, where they come back at the
 //!   refill), in hundredths of a seed.
-//! - A value is exact when every line searched reached the end of the game:
-//!   it is then the margin the game ends with when both sides play best.
+//! - Under [`Limit::Nodes`] the [`Solver`] proves values first: a value is
+//!   exact only where it proved it, and is then the margin the game ends
+//!   with when both sides play best (in a match of rounds, the margin of the
+//!   holdings the round ends with), under the game's own repetition
+//!   history. Elsewhere the alpha-beta search gives an estimate.
 //! - At the root, moves are played by the rules crate's [`Game`], so
 //!   repetition (the whole history), endless moves and the rounds of a
 //!   match are exactly the rules'. Below the root the searcher's two
@@ -36,10 +39,13 @@
 //!   carries into the next round), which is never exact.
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use mancala_rules::{Game, Move};
+use mancala_tablebase::Tablebase;
 
+use crate::alphabeta::solve::Solver;
 use crate::alphabeta::{AlphaBeta, Scoring};
 use crate::eval::{Weights, margin_of};
 use crate::{Budget, SearchInfo, playable_moves};
@@ -183,6 +189,9 @@ pub struct Unsolved {
 pub struct Analyser {
     player: AlphaBeta,
     limit: Limit,
+    /// Under [`Limit::Nodes`]: the solver that proves values first; the
+    /// player searches for an estimate where it does not.
+    solver: Option<Solver>,
 }
 
 /// Plies a line is followed at most (an exact line ends sooner in practice).
@@ -199,10 +208,23 @@ impl Analyser {
             Limit::Time(t) => AlphaBeta::with_table_bits(Budget::new(None, Some(t), 0), 0, BITS),
             Limit::Nodes(nodes) => AlphaBeta::solver(nodes, BITS),
         };
+        let solver = match limit {
+            Limit::Nodes(nodes) => Some(Solver::new(nodes, None, BITS)),
+            Limit::Depth(_) | Limit::Time(_) => None,
+        };
         Analyser {
             player: player.with_scoring(Scoring::Margin),
             limit,
+            solver,
         }
+    }
+
+    /// Under [`Limit::Nodes`], probes `tablebase` (endgame databases) at
+    /// the solver's leaves: where they hold a position, it is proved.
+    #[must_use]
+    pub fn with_tablebase(mut self, tablebase: Option<Arc<Tablebase>>) -> Analyser {
+        self.solver = self.solver.map(|s| s.with_tablebase(tablebase));
+        self
     }
 
     #[must_use]
@@ -214,6 +236,12 @@ impl Analyser {
     /// game is over or no move can be played.
     pub fn analyse(&mut self, game: &Game) -> Option<Analysis> {
         let moves = playable_moves(game);
+        if moves.is_empty() {
+            return None;
+        }
+        if let Some(analysis) = self.proved(game, None) {
+            return Some(analysis);
+        }
         let info = match moves.as_slice() {
             [] => return None,
             // Alone, the search does not weigh it: search it as a move.
@@ -229,6 +257,29 @@ impl Analyser {
     pub fn move_value(&mut self, game: &Game, mv: Move, depth: u32) -> Option<Value> {
         let info = self.player.search_move(game, mv, Some(depth))?;
         Some(self.value_of(game, info.score))
+    }
+
+    /// The solver's analysis of `game` (of the move `mv` in it, if given)
+    /// where it proves the value within the node budget; `None` where it
+    /// does not, or there is no solver.
+    fn proved(&mut self, game: &Game, mv: Option<Move>) -> Option<Analysis> {
+        let solver = self.solver.as_mut()?;
+        let solution = match mv {
+            Some(mv) => solver.solve_move(game, mv)?,
+            None => solver.solve(game)?,
+        };
+        if !solution.proved() {
+            return None;
+        }
+        let line = self.solved_line(game, solution.best);
+        Some(Analysis {
+            best: solution.best,
+            value: Value::exact(solution.lower),
+            line,
+            depth: solution.depth,
+            nodes: solution.nodes,
+            stopped: false,
+        })
     }
 
     /// The analysis of `game` with the move `played` in it weighed at the
@@ -247,8 +298,13 @@ impl Analyser {
                 Limit::Nodes(_) => None,
                 Limit::Depth(_) | Limit::Time(_) => Some(analysis.depth.max(1)),
             };
-            let info = self.player.search_move(game, played, depth)?;
-            let value = self.value_of(game, info.score);
+            let value = match self.proved(game, Some(played)) {
+                Some(proved) => proved.value,
+                None => {
+                    let info = self.player.search_move(game, played, depth)?;
+                    self.value_of(game, info.score)
+                }
+            };
             if value.centiseeds > analysis.value.centiseeds {
                 // Searched with a full window of its own, the played move
                 // did better than the bound the root search gave it.
@@ -277,9 +333,14 @@ impl Analyser {
         })
     }
 
+    /// The value of a search score of the player's. Under a node budget
+    /// only the solver proves: where it did not, the player's value is an
+    /// estimate (its search sees repetitions from the root's predecessor
+    /// on only, so it cannot prove a value in a cycle).
     fn value_of(&self, game: &Game, score: i32) -> Value {
         let store = Weights::for_rules(game.position().rules()).store;
-        Value::from_score(score, self.player.exact(), store)
+        let exact = self.player.exact() && self.solver.is_none();
+        Value::from_score(score, exact, store)
     }
 
     fn analysis_of(&mut self, game: &Game, info: &SearchInfo) -> Analysis {
@@ -298,6 +359,28 @@ impl Analyser {
             nodes: info.nodes,
             stopped,
         }
+    }
+
+    /// `first` and the moves the solver's table holds after it, to the end
+    /// of the game at most (every move played on a copy of `game`).
+    fn solved_line(&self, game: &Game, first: Move) -> Vec<Move> {
+        let Some(solver) = self.solver.as_ref() else {
+            return vec![first];
+        };
+        let mut game = game.clone();
+        let mut line = Vec::new();
+        let mut next = Some(first);
+        while let Some(mv) = next {
+            if line.len() >= MAX_LINE || game.play(mv).is_err() {
+                break;
+            }
+            line.push(mv);
+            next = match game.outcome() {
+                Some(_) => None,
+                None => solver.table_move(&game),
+            };
+        }
+        line
     }
 
     /// `first` and the moves the table holds after it: `depth` plies at

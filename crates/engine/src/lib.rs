@@ -60,6 +60,7 @@ mod play;
 mod simple;
 mod spec;
 
+pub use alphabeta::solve::{Solution, Solver};
 pub use alphabeta::{AlphaBeta, Scoring};
 pub use budget::Budget;
 pub use mcts::Mcts;

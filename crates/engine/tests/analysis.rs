@@ -96,14 +96,21 @@ fn an_exact_value_is_the_margin_the_game_ends_with_under_best_play() {
             };
             solved += 1;
             let mover = game.position().to_move();
-            // Both sides play the best move of a fresh solve, to the end.
-            while game.outcome().is_none() {
+            // Both sides play the best move of a fresh solve, to the end
+            // of the game, or of the round in a match (a value is exact to
+            // the end of the round: the holdings it ends with).
+            let mut score = None;
+            while score.is_none() {
                 let Some(Ok(here)) = analyser.solve(&game) else {
                     panic!("{rules:?} seed {seed}: a position on the best line is not solved");
                 };
-                game.play(here.best).unwrap();
+                let report = game.play(here.best).unwrap();
+                score = match (report.round_ends.first(), game.outcome()) {
+                    (Some(end), _) => Some(end.holdings),
+                    (None, outcome) => outcome.map(|o| o.score),
+                };
             }
-            let score = game.outcome().unwrap().score;
+            let score = score.unwrap();
             let margin = score[mover.index()] as i32 - score[mover.opposite().index()] as i32;
             assert_eq!(
                 root.value,

@@ -444,6 +444,14 @@ impl Game {
         self.lean = position.lean();
     }
 
+    /// The positions the rules compare the next one with for repetition,
+    /// oldest first, the current one last: this round's since seeds last
+    /// left the board (none before can recur). A search that proves values
+    /// starts its line from them.
+    pub fn repetition_history(&self) -> impl Iterator<Item = u128> + '_ {
+        self.history.keys().copied()
+    }
+
     /// The position after the last move (as settled: a game over has its
     /// rows swept, a match its next round set up, once settled).
     #[must_use]

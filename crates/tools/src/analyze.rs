@@ -4,14 +4,18 @@
 //! `mancala_engine::analysis`'s; records are checked as `mancala-validate`
 //! checks them, and invalid ones are reported, not analysed.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use clap::Parser;
 use mancala_engine::analysis::{Analyser, Limit, Review, Value};
 use mancala_notation::{Eval, Item, Nag, Record};
-use mancala_rules::{Game, Side, plural};
+use mancala_rules::{Game, Rules, Side, plural};
+use mancala_tablebase::Tablebase;
 use serde::Serialize;
 
 use crate::diagnostic;
@@ -82,6 +86,11 @@ pub struct Args {
     #[arg(long, requires = "solve", default_value_t = 1_000_000,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
+    /// With --solve: endgame databases built by `mancala-tablebase build`
+    /// under DIR; a position they hold is proved at once (and a solve ends
+    /// where a move reaches one).
+    #[arg(long, value_name = "DIR", requires = "solve")]
+    pub tablebase: Option<PathBuf>,
     /// Seeds lost against the best move from which a move is an
     /// inaccuracy (said in its comment).
     #[arg(long, value_name = "SEEDS", default_value = "1", value_parser = parse_seeds)]
@@ -449,6 +458,25 @@ struct Settings<'a> {
     thresholds: Thresholds,
     /// Whether each game's summary is written after it.
     game_summaries: bool,
+    /// `--tablebase`'s directory, and the databases opened from it, by
+    /// rules (`None` where it holds none for them), each read once.
+    tablebase: Option<&'a Path>,
+    tablebases: Mutex<HashMap<Rules, Option<Arc<Tablebase>>>>,
+}
+
+impl Settings<'_> {
+    /// The databases of `rules` under `--tablebase`, if any.
+    fn tablebase(&self, rules: Rules) -> Option<Arc<Tablebase>> {
+        let dir = self.tablebase?;
+        let mut opened = self
+            .tablebases
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        opened
+            .entry(rules)
+            .or_insert_with(|| Tablebase::open(dir, rules).ok().map(Arc::new))
+            .clone()
+    }
 }
 
 /// Analyses `record` (valid, starting from `start`): its items with the
@@ -458,8 +486,9 @@ fn annotate(
     start: Game,
     limit: Limit,
     thresholds: Thresholds,
+    tablebase: Option<Arc<Tablebase>>,
 ) -> (Vec<Item>, [SideSummary; 2], Option<usize>, Vec<RanOut>) {
-    let mut analyser = Analyser::new(limit);
+    let mut analyser = Analyser::new(limit).with_tablebase(tablebase);
     let mut game = start;
     let mut items = Vec::with_capacity(record.items.len() * 2);
     let mut sides = [SideSummary::default(); 2];
@@ -556,8 +585,14 @@ fn analyse_game(game: &SourcedGame, settings: &Settings<'_>) -> Analysed {
         return out;
     };
     let record = &parsed.record;
-    let (items, sides, decisive_ply, unsolved) =
-        annotate(record, start.0, settings.limit, settings.thresholds);
+    let tablebase = settings.tablebase(rules);
+    let (items, sides, decisive_ply, unsolved) = annotate(
+        record,
+        start.0,
+        settings.limit,
+        settings.thresholds,
+        tablebase,
+    );
     let annotated = Record {
         items,
         ..record.clone()
@@ -640,6 +675,8 @@ pub fn run(args: &Args) -> io::Result<u8> {
             blunder: args.blunder,
         },
         game_summaries: args.summary == SummaryOf::Games && !args.quiet.quiet,
+        tablebase: args.tablebase.as_deref(),
+        tablebases: Mutex::default(),
     };
     let mut players = Players::default();
     let mut tool = Tool(output::stdout());

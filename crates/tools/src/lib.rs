@@ -23,5 +23,6 @@ mod progress;
 pub mod render;
 mod seat;
 pub mod stats;
+pub mod tablebase;
 pub mod validate;
 mod variation;

@@ -1,0 +1,114 @@
+//! The solver's measurements, for `crates/bench/benches/solve.py`:
+//!
+//! ```text
+//! solve start GAME OPTIONS NODES SECONDS [TABLEBASE-DIR]
+//!     solves the start of GAME under OPTIONS ("" for the standard rules):
+//!     "start: value V proved P nodes N in T s"
+//! solve endgames GAME SEEDS COUNT NODES SECONDS [TABLEBASE-DIR]
+//!     COUNT positions with at most SEEDS seeds on the board, each the first
+//!     such position of a seeded game between two alpha-beta players
+//!     (depth 4) after a few random opening moves, each solved within NODES nodes and SECONDS seconds:
+//!     "endgames: P of C proved, T s in all, slowest S s"
+//!
+//! With TABLEBASE-DIR the solver probes the databases built there for the
+//! rules (`mancala-tablebase build`), if any.
+//! ```
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mancala_engine::{AlphaBeta, Budget, Player, Solver, play_random};
+use mancala_rules::{Game, GameId, Options, Position, Rules};
+use mancala_tablebase::Tablebase;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let usage = "usage: solve start GAME OPTIONS NODES SECONDS | solve endgames GAME SEEDS COUNT NODES SECONDS";
+    let id: GameId = args.get(2).expect(usage).parse().expect("a game id");
+    match args.get(1).map(String::as_str) {
+        Some("start") => {
+            let options: Options = args[3].parse().expect("options");
+            let rules = Rules::new(id, options).expect("rules");
+            let (nodes, time) = limits(&args[4], &args[5]);
+            let (game, _) = Game::new(Position::new(rules)).expect("a start");
+            let mut solver =
+                Solver::new(nodes, Some(time), 24).with_tablebase(tablebase(args.get(6), rules));
+            let s = solver.solve(&game).expect("a move");
+            say(&format!(
+                "start: value {} proved {} nodes {} in {:.3} s",
+                s.lower,
+                s.proved(),
+                s.nodes,
+                s.elapsed.as_secs_f64()
+            ));
+        }
+        Some("endgames") => {
+            let rules = Rules::standard(id);
+            let seeds: u32 = args[3].parse().expect("seeds");
+            let count: u64 = args[4].parse().expect("count");
+            let (nodes, time) = limits(&args[5], &args[6]);
+            let mut solver =
+                Solver::new(nodes, Some(time), 22).with_tablebase(tablebase(args.get(7), rules));
+            let (mut proved, mut total, mut slowest, mut tried) = (0, 0.0, 0.0f64, 0);
+            let mut seed = 0;
+            while tried < count && seed < count * 20 {
+                seed += 1;
+                let Some(game) = endgame(rules, seed, seeds) else {
+                    continue;
+                };
+                tried += 1;
+                let s = solver.solve(&game).expect("a move");
+                proved += u32::from(s.proved());
+                let secs = s.elapsed.as_secs_f64();
+                total += secs;
+                slowest = slowest.max(secs);
+            }
+            say(&format!(
+                "endgames: {proved} of {tried} proved, {total:.3} s in all, slowest {slowest:.3} s"
+            ));
+        }
+        _ => panic!("{usage}"),
+    }
+}
+
+/// The databases of `rules` under `dir`, if any.
+fn tablebase(dir: Option<&String>, rules: Rules) -> Option<Arc<Tablebase>> {
+    Tablebase::open(Path::new(dir?), rules).ok().map(Arc::new)
+}
+
+fn say(line: &str) {
+    // A closed stdout loses nothing worth a failure here.
+    let _ = writeln!(std::io::stdout().lock(), "{line}");
+}
+
+fn limits(nodes: &str, seconds: &str) -> (u64, Duration) {
+    let nodes = nodes.parse().expect("nodes");
+    let seconds: f64 = seconds.parse().expect("seconds");
+    (nodes, Duration::from_secs_f64(seconds))
+}
+
+/// The first position with at most `seeds` seeds on the board of a game
+/// between two alpha-beta players seeded `seed`, still going on, after
+/// two to seven random opening moves (which make the games differ).
+fn endgame(rules: Rules, seed: u64, seeds: u32) -> Option<Game> {
+    let mut players = [seed, seed + 1_000_000].map(|s| AlphaBeta::new(Budget::limit(4), s));
+    let (mut game, _) = Game::new(Position::new(rules)).ok()?;
+    let mut rng = fastrand::Rng::with_seed(seed);
+    for _ in 0..2 + seed % 6 {
+        play_random(&mut game, &mut rng)?;
+        if game.outcome().is_some() {
+            return None;
+        }
+    }
+    let mut ply = 0;
+    while game.outcome().is_none() {
+        if game.position().board_seeds() <= seeds {
+            return Some(game);
+        }
+        players[ply % 2].play(&mut game)?.report.ok()?;
+        ply += 1;
+    }
+    None
+}

@@ -1,0 +1,912 @@
+//! A solver that proves: the exact value of a position, the final seed
+//! margin for the side to move under best play, by MTD(f) — null-window
+//! alpha-beta tests that narrow the value's bounds until they meet — with
+//! no depth limit, over the alpha-beta player's own move generation.
+//!
+//! Values are searched as margins of the seeds still on the board (the
+//! final margin less the stores' margin now), so that where the rest of the
+//! game depends on the board alone (every game but one that ends at a
+//! number captured, Olowuka's 25) positions with other stores share their
+//! table entries.
+//!
+//! Repetition is the rules' own: a position that occurs a third time (a
+//! second in Oware) ends the game. A position's value then depends on the
+//! positions since seeds last left the board, so the table is keyed on the
+//! position *and* the multiset of those positions (a sum of their hashes):
+//! a stored bound is only ever reused under the same history, and a value
+//! proved in a cycle is the value under the rules, never one that borrowed
+//! another history's. A line that runs past [`MAX_PLY`] plies (an endless
+//! game under `no-repetition-rule`) stops the solve: not proved.
+//!
+//! In a match of rounds a value is exact to the end of the current round:
+//! the margin of the holdings the round ends with (the seeds each player
+//! carries into the next).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use mancala_rules::{Game, GameId, Lean, Move, Position, Rules, Side};
+use mancala_tablebase::Tablebase;
+
+use super::{AlphaBeta, Kid, Next, hash_with_stores, mix, repeats};
+use crate::Budget;
+use crate::play::{NO_MOVE, decode, encode};
+
+/// Plies below the root a line may run before the solve gives up (not
+/// proved): far longer than any line a repetition ends in the endgames
+/// measured, and shallow enough for a thread's stack.
+pub const MAX_PLY: u32 = 1000;
+
+/// One slot of the solver's table: bounds of a position's value (seeds
+/// still to be won, for the side to move) under one repetition history.
+#[derive(Clone, Copy, Debug, Default)]
+struct Bounds {
+    key: u64,
+    lower: i16,
+    upper: i16,
+    mv: u8,
+}
+
+/// What a solve found: bounds of the final seed margin for the side to
+/// move, equal when the value is proved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The best move, proved so when the value is.
+    pub best: Move,
+    pub lower: i32,
+    pub upper: i32,
+    /// Positions searched, and the deepest ply a line reached.
+    pub nodes: u64,
+    pub depth: u32,
+    pub elapsed: Duration,
+}
+
+impl Solution {
+    /// Whether the value is proved: its bounds met.
+    #[must_use]
+    pub const fn proved(&self) -> bool {
+        self.lower == self.upper
+    }
+}
+
+/// The solver: a table of `2^bits` slots (16 bytes each), kept from solve
+/// to solve under the same rules, and the limits of one solve.
+#[derive(Debug)]
+pub struct Solver {
+    search: AlphaBeta,
+    table: Vec<Bounds>,
+    table_rules: Option<Rules>,
+    /// The sum of the hashes of the positions on the line since seeds last
+    /// left the board: the history a node's value depends on.
+    history: u64,
+    /// The rest of the game depends on the board alone (no end at a number
+    /// captured): stores are left out of the key.
+    store_free: bool,
+    node_limit: u64,
+    time_limit: Option<Duration>,
+    deadline: Option<Instant>,
+    deepest: u32,
+    /// No position can recur (Kalah: every move that leaves the stores as
+    /// they were moves seeds on along the mover's own row towards the
+    /// store), so proofs need no deepening.
+    acyclic: bool,
+    /// Some line of the last proof stopped at its depth limit.
+    depth_cut: bool,
+    started: Instant,
+    /// Endgame databases, probed where a move leaves a position they hold
+    /// with no history to weigh (see [`Solver::probe_kid`]).
+    tablebase: Option<Arc<Tablebase>>,
+    /// The root move that last proved a lower bound.
+    root_best: u8,
+}
+
+impl Solver {
+    /// A solver that gives up after about `nodes` positions (checked every
+    /// 256) or `time`, with a table of `2^bits` slots.
+    #[must_use]
+    pub fn new(nodes: u64, time: Option<Duration>, bits: u32) -> Solver {
+        Solver {
+            search: AlphaBeta::with_table_bits(Budget::limit(1), 0, 1),
+            table: vec![Bounds::default(); 1 << bits.clamp(1, 30)],
+            table_rules: None,
+            history: 0,
+            store_free: true,
+            node_limit: nodes,
+            time_limit: time,
+            deadline: None,
+            deepest: 0,
+            depth_cut: false,
+            acyclic: false,
+            tablebase: None,
+            started: Instant::now(),
+            root_best: NO_MOVE,
+        }
+    }
+
+    /// Probes `tablebase` at the leaves: positions it holds are not
+    /// searched.
+    #[must_use]
+    pub fn with_tablebase(mut self, tablebase: Option<Arc<Tablebase>>) -> Solver {
+        self.tablebase = tablebase;
+        self
+    }
+
+    /// Solves `game`: bounds of its value, met when proved, or `None` when
+    /// the game is over or no move plays.
+    pub fn solve(&mut self, game: &Game) -> Option<Solution> {
+        let root = self.start(game)?;
+        let board = root.board_seeds() as i32;
+        // The databases' values assume no earlier position of the root's.
+        let fresh = self.acyclic || self.search.path.is_empty();
+        let known = self.tablebase.as_ref().and_then(|t| t.probe(&root));
+        let (lower, upper) = match known.filter(|_| fresh) {
+            Some(v) => (v, v),
+            None => self.narrow(
+                board,
+                |s, gamma, depth| s.prove(&root, 0, gamma, depth),
+                |s, alpha, beta| s.value(&root, 0, alpha, beta),
+            ),
+        };
+        if lower == upper {
+            self.root_best = self.move_worth(&root, lower);
+        }
+        self.finish(&root, lower, upper)
+    }
+
+    /// [`Solver::solve`] of the move `mv` in `game`: bounds of its value for
+    /// the mover; `None` when it does not play (or the game is over).
+    pub fn solve_move(&mut self, game: &Game, mv: Move) -> Option<Solution> {
+        let root = self.start(game)?;
+        let side = root.to_move();
+        let mv = root.canonical_move(mv);
+        let base = self.search.kids.len();
+        let line = self.enter(&root);
+        let lean = root.lean();
+        // Where the fast lane holds no direction is due: a move's code is
+        // its hole's index, as `AlphaBeta::expand` codes it.
+        let (mv, code) = match lean {
+            Some(_) => (Move::new(mv.hole), mv.hole.index),
+            None => (mv, encode(mv)),
+        };
+        let played = self.search.push_kid(&root, lean.as_ref(), mv, code);
+        let bounds = played.then(|| {
+            let kid = self.search.kids[base];
+            let board = root.board_seeds() as i32;
+            self.narrow(
+                board,
+                |s, gamma, depth| s.prove_kid(&kid, side, 1, gamma, depth),
+                |s, alpha, beta| s.kid_value(&kid, side, 1, alpha, beta),
+            )
+        });
+        self.leave(base, line);
+        let (lower, upper) = bounds?;
+        self.root_best = code;
+        self.finish(&root, lower, upper)
+    }
+
+    /// The move the table holds for `game`'s position under its history
+    /// (the next move of a principal variation), if any; whether it plays
+    /// is the caller's to check.
+    #[must_use]
+    pub fn table_move(&self, game: &Game) -> Option<Move> {
+        let pos = game.position();
+        let mut keys: Vec<u128> = game.repetition_history().collect();
+        if keys.last() == Some(&pos.repetition_key()) {
+            keys.pop();
+        }
+        let key = self.key_under(pos, history_of(&keys));
+        let entry = self.table[key as usize & (self.table.len() - 1)];
+        (entry.key == key).then(|| decode(entry.mv, pos.to_move()))?
+    }
+
+    /// Readies a solve of `game`: limits, the table (cleared when the rules
+    /// change), and the line the game's repetition history starts.
+    fn start(&mut self, game: &Game) -> Option<Position> {
+        if game.outcome().is_some() {
+            return None;
+        }
+        let root = *game.position();
+        let rules = root.rules();
+        let start = Instant::now();
+        self.started = start;
+        self.search.begin(&root);
+        self.search.node_stop = self.node_limit;
+        self.deadline = self.time_limit.map(|t| start + t);
+        self.search.deadline = self.deadline;
+        if self.table_rules != Some(rules) {
+            self.table.fill(Bounds::default());
+            self.table_rules = Some(rules);
+        }
+        self.store_free = !self.search.goal;
+        self.acyclic = rules.game() == GameId::Kalah;
+        let mut keys: Vec<u128> = game.repetition_history().collect();
+        if keys.last() == Some(&root.repetition_key()) {
+            keys.pop();
+        }
+        self.history = history_of(&keys);
+        self.search.path = keys;
+        self.search.path_start = 0;
+        self.search.kids.clear();
+        self.search.lean = None;
+        self.deepest = 0;
+        self.root_best = NO_MOVE;
+        Some(root)
+    }
+
+    /// Narrows the bounds `-board ..= board` of a value in seeds still to
+    /// be won until they meet or a limit stops the solve. Each step asks
+    /// whether the value is at least the middle of the bounds, first of
+    /// `prove` (an answer that holds under any history), and where a cycle
+    /// leaves that open, of `search`: a fail-soft null-window search under
+    /// the line's own history.
+    fn narrow(
+        &mut self,
+        board: i32,
+        mut prove: impl FnMut(&mut Self, i32, u32) -> Proof,
+        mut search: impl FnMut(&mut Self, i32, i32) -> i32,
+    ) -> (i32, i32) {
+        let (mut lower, mut upper) = (-board, board);
+        if self.acyclic {
+            return self.mtd(lower, upper, search);
+        }
+        while lower < upper {
+            let gamma = (lower + upper + 1).div_euclid(2);
+            // Deepening: short proofs are found first, and every answer a
+            // shallower proof gives is kept for the deeper ones.
+            let mut depth = if self.acyclic {
+                MAX_PLY
+            } else {
+                FIRST_PROOF_DEPTH
+            };
+            let proof = loop {
+                self.depth_cut = false;
+                let proof = prove(self, gamma, depth);
+                if proof != Proof::Open || !self.depth_cut || depth >= MAX_PLY {
+                    break proof;
+                }
+                depth = (depth * 2).min(MAX_PLY);
+            };
+            if self.search.stopped {
+                break;
+            }
+            match proof {
+                Proof::Yes => lower = gamma,
+                Proof::No => upper = gamma - 1,
+                Proof::Open => {
+                    let g = search(self, gamma - 1, gamma);
+                    if self.search.stopped {
+                        break;
+                    }
+                    if g >= gamma {
+                        lower = g.min(upper);
+                    } else {
+                        upper = g.max(lower);
+                    }
+                }
+            }
+        }
+        (lower, upper)
+    }
+
+    /// MTD(f) where no position recurs: fail-soft null-window searches
+    /// narrow the bounds `lower ..= upper`, each from the last one's
+    /// result, until they meet or a limit stops the solve.
+    fn mtd(
+        &mut self,
+        mut lower: i32,
+        mut upper: i32,
+        mut search: impl FnMut(&mut Self, i32, i32) -> i32,
+    ) -> (i32, i32) {
+        let mut guess = 0;
+        while lower < upper {
+            let beta = guess.clamp(lower + 1, upper);
+            let g = search(self, beta - 1, beta);
+            if self.search.stopped {
+                break;
+            }
+            if g < beta {
+                upper = g.max(lower);
+            } else {
+                lower = g.min(upper);
+            }
+            guess = g;
+        }
+        (lower, upper)
+    }
+
+    /// The first move of `root` (the table's first) whose value, in seeds
+    /// still to be won, is at least `value`: the best move once `value` is
+    /// proved (its test mostly answered by the table).
+    fn move_worth(&mut self, root: &Position, value: i32) -> u8 {
+        let side = root.to_move();
+        let key = self.key(root);
+        let entry = self.table[key as usize & (self.table.len() - 1)];
+        let first = if entry.key == key { entry.mv } else { NO_MOVE };
+        let base = self.search.kids.len();
+        let line = self.enter(root);
+        let lean = root.lean();
+        let order = self.search.expand(root, lean.as_ref(), NO_MOVE);
+        let mut kids: Vec<usize> = order.indices().collect();
+        kids.sort_by_key(|&i| self.search.kids[i].mv != first);
+        let mut best = NO_MOVE;
+        // Proofs that hold under any history first, then searches under
+        // the root's own where a cycle leaves one open.
+        let mut open = Vec::new();
+        for &i in &kids {
+            let kid = self.search.kids[i];
+            match self.prove_kid(&kid, side, 1, value, MAX_PLY) {
+                Proof::Yes => {
+                    best = kid.mv;
+                    break;
+                }
+                Proof::Open => open.push(i),
+                Proof::No => {}
+            }
+        }
+        for i in open.into_iter().filter(|_| best == NO_MOVE) {
+            let kid = self.search.kids[i];
+            if self.kid_value(&kid, side, 1, value - 1, value) >= value || self.search.stopped {
+                best = kid.mv;
+                break;
+            }
+        }
+        self.leave(base, line);
+        best
+    }
+
+    /// The solution from bounds of the root's value in seeds still to be
+    /// won.
+    fn finish(&mut self, root: &Position, lower: i32, upper: i32) -> Option<Solution> {
+        let side = root.to_move();
+        let stores = i32::from(root.store(side)) - i32::from(root.store(side.opposite()));
+        let best = match decode(self.root_best, side) {
+            Some(mv) => mv,
+            None => {
+                let lean = root.lean();
+                let base = self.search.kids.len();
+                let order = self.search.expand(root, lean.as_ref(), NO_MOVE);
+                let first = order.indices().next().map(|i| self.search.kids[i].mv);
+                self.search.kids.truncate(base);
+                decode(first?, side)?
+            }
+        };
+        Some(Solution {
+            best,
+            lower: stores + lower,
+            upper: stores + upper,
+            nodes: self.search.nodes,
+            depth: self.deepest,
+            elapsed: self.started.elapsed(),
+        })
+    }
+
+    /// The table key of `pos` under the current history.
+    fn key(&self, pos: &Position) -> u64 {
+        // Where no position recurs, no history changes a value.
+        let history = if self.acyclic {
+            ANY_HISTORY
+        } else {
+            self.history
+        };
+        self.key_under(pos, history)
+    }
+
+    /// The table key of `pos` under the history `history` (see
+    /// [`Solver::history`]).
+    fn key_under(&self, pos: &Position, history: u64) -> u64 {
+        let stores = if self.store_free {
+            [0, 0]
+        } else {
+            pos.stores()
+        };
+        hash_with_stores(pos, stores) ^ mix(history)
+    }
+
+    /// Puts `pos` on the line (the node about to make its kids); the line's
+    /// length before.
+    fn enter(&mut self, pos: &Position) -> usize {
+        let key = pos.repetition_key();
+        self.history = self.history.wrapping_add(key_hash(key));
+        self.search.enter_line(pos)
+    }
+
+    /// Takes a node's kids from `base` on, and its position (at `line`),
+    /// off again.
+    fn leave(&mut self, base: usize, line: usize) {
+        let key = self.search.path[line];
+        self.history = self.history.wrapping_sub(key_hash(key));
+        self.search.leave(base, line);
+    }
+
+    /// A move's value for `side`, its mover, in seeds still to be won from
+    /// the parent (the kid's gain counts), with the window `(alpha, beta)`.
+    fn kid_value(&mut self, kid: &Kid, side: Side, ply: u32, alpha: i32, beta: i32) -> i32 {
+        let gain = i32::from(kid.gain);
+        if kid.next == Next::Ended {
+            self.search.nodes += 1;
+            return gain + rows_margin(&kid.pos, side);
+        }
+        if let Some(v) = self.probe_kid(kid, side) {
+            return v;
+        }
+        let (start, history) = (self.search.path_start, self.history);
+        if kid.next == Next::Irreversible {
+            self.search.path_start = self.search.path.len();
+            self.history = 0;
+        }
+        let v = if kid.pos.to_move() == side {
+            gain + self.value(&kid.pos, ply, alpha - gain, beta - gain)
+        } else {
+            gain - self.value(&kid.pos, ply, gain - beta, gain - alpha)
+        };
+        self.search.path_start = start;
+        self.history = history;
+        v
+    }
+
+    /// The value of `pos` for its side to move in seeds still to be won,
+    /// fail-soft within the window `(alpha, beta)`: a result at or below
+    /// `alpha` is an upper bound, at or above `beta` a lower bound.
+    fn value(&mut self, pos: &Position, ply: u32, mut alpha: i32, beta: i32) -> i32 {
+        if self.tick(ply) {
+            return 0;
+        }
+        let board = pos.board_seeds() as i32;
+        if board <= alpha || -board >= beta {
+            return if board <= alpha { board } else { -board };
+        }
+        // What a proof found holds under this history too.
+        let any = self.key_under(pos, ANY_HISTORY);
+        let proved = self.table[any as usize & (self.table.len() - 1)];
+        if proved.key == any {
+            let (lower, upper) = (i32::from(proved.lower), i32::from(proved.upper));
+            if lower >= beta || upper <= alpha || lower == upper {
+                return if lower >= beta || lower == upper {
+                    lower
+                } else {
+                    upper
+                };
+            }
+        }
+        let key = self.key(pos);
+        let slot = key as usize & (self.table.len() - 1);
+        let entry = self.table[slot];
+        let mut table_move = NO_MOVE;
+        if entry.key == key {
+            let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
+            if lower >= beta || upper <= alpha || lower == upper {
+                return if lower >= beta || lower == upper {
+                    lower
+                } else {
+                    upper
+                };
+            }
+            table_move = entry.mv;
+        }
+        let side = pos.to_move();
+        let alpha0 = alpha;
+        let base = self.search.kids.len();
+        let line = self.enter(pos);
+        let lean = pos.lean();
+        let first = self.push_table_move(pos, lean.as_ref(), table_move);
+        let skip = if first { table_move } else { NO_MOVE };
+        let mut best = i32::MIN;
+        let mut best_move = NO_MOVE;
+        let mut order = None;
+        let mut next = 0;
+        loop {
+            // The table's move alone first: the rest are made only when it
+            // does not cut off.
+            let at = if first && next == 0 {
+                base
+            } else {
+                let order =
+                    *order.get_or_insert_with(|| self.search.expand(pos, lean.as_ref(), skip));
+                let Some(at) = order.indices().nth(next - usize::from(first)) else {
+                    break;
+                };
+                at
+            };
+            next += 1;
+            let kid = self.search.kids[at];
+            let v = self.kid_value(&kid, side, ply + 1, alpha, beta);
+            if self.search.stopped {
+                self.leave(base, line);
+                return 0;
+            }
+            if v > best {
+                (best, best_move) = (v, kid.mv);
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.leave(base, line);
+        if best_move == NO_MOVE {
+            // Cannot move: the game, or round, ends.
+            best = rows_margin(pos, side);
+        }
+        self.store(slot, key, entry, best, best_move, alpha0, beta);
+        if ply == 0 && best >= beta {
+            self.root_best = best_move;
+        }
+        best
+    }
+
+    /// Whether the value of `pos` for its side to move, in seeds still to
+    /// be won, is at least `gamma` under any history: [`Proof::Open`]
+    /// where the answer rests on a line that returns to a position of the
+    /// line (since seeds last left the board), whose value the repetition
+    /// rule makes depend on the history, or one longer than `depth` plies.
+    /// Yes and no are kept in the table
+    /// under the position alone.
+    fn prove(&mut self, pos: &Position, ply: u32, gamma: i32, depth: u32) -> Proof {
+        if self.tick(ply) {
+            return Proof::Open;
+        }
+        let board = pos.board_seeds() as i32;
+        if -board >= gamma || board < gamma {
+            return Proof::of(-board >= gamma);
+        }
+        let key = self.key_under(pos, ANY_HISTORY);
+        let slot = key as usize & (self.table.len() - 1);
+        let entry = self.table[slot];
+        let mut table_move = NO_MOVE;
+        if entry.key == key {
+            if i32::from(entry.lower) >= gamma || i32::from(entry.upper) < gamma {
+                return Proof::of(i32::from(entry.lower) >= gamma);
+            }
+            table_move = entry.mv;
+        }
+        if depth == 0 {
+            self.depth_cut = true;
+            return Proof::Open;
+        }
+        let side = pos.to_move();
+        let base = self.search.kids.len();
+        let line = self.enter(pos);
+        let lean = pos.lean();
+        let first = self.push_table_move(pos, lean.as_ref(), table_move);
+        let skip = if first { table_move } else { NO_MOVE };
+        let (mut proof, mut best_move, mut order, mut next) = (Proof::No, NO_MOVE, None, 0);
+        loop {
+            let at = if first && next == 0 {
+                base
+            } else {
+                let order =
+                    *order.get_or_insert_with(|| self.search.expand(pos, lean.as_ref(), skip));
+                let Some(at) = order.indices().nth(next - usize::from(first)) else {
+                    break;
+                };
+                at
+            };
+            next += 1;
+            let kid = self.search.kids[at];
+            let kid_proof = self.prove_kid(&kid, side, ply + 1, gamma, depth - 1);
+            if self.search.stopped {
+                self.leave(base, line);
+                return Proof::Open;
+            }
+            if kid_proof != Proof::No {
+                (proof, best_move) = (kid_proof, kid.mv);
+            }
+            if proof == Proof::Yes {
+                break;
+            }
+        }
+        self.leave(base, line);
+        if next == 0 {
+            // Cannot move: the game, or round, ends.
+            proof = Proof::of(rows_margin(pos, side) >= gamma);
+        }
+        let bound = match proof {
+            Proof::Yes => gamma,
+            Proof::No => gamma - 1,
+            Proof::Open => return proof,
+        };
+        self.store(slot, key, entry, bound, best_move, gamma - 1, gamma);
+        proof
+    }
+
+    /// [`Solver::prove`] of a move of `side`'s: whether its value from the
+    /// parent, the kid's gain counted, is at least `gamma`.
+    fn prove_kid(&mut self, kid: &Kid, side: Side, ply: u32, gamma: i32, depth: u32) -> Proof {
+        let gain = i32::from(kid.gain);
+        // A position of the line again: its value, or the end the rules
+        // make of it (Oware's first repeat), rests on the history.
+        if kid.next != Next::Irreversible {
+            let path = &self.search.path[self.search.path_start..];
+            if repeats(path, kid.pos.repetition_key(), 1, self.search.alternates) {
+                return Proof::Open;
+            }
+        }
+        if kid.next == Next::Ended {
+            self.search.nodes += 1;
+            return Proof::of(gain + rows_margin(&kid.pos, side) >= gamma);
+        }
+        if let Some(v) = self.probe_kid(kid, side) {
+            return Proof::of(v >= gamma);
+        }
+        let start = self.search.path_start;
+        if kid.next == Next::Irreversible {
+            self.search.path_start = self.search.path.len();
+        }
+        let proof = if kid.pos.to_move() == side {
+            self.prove(&kid.pos, ply, gamma - gain, depth)
+        } else {
+            self.prove(&kid.pos, ply, gain - gamma + 1, depth).not()
+        };
+        self.search.path_start = start;
+        proof
+    }
+
+    /// The value of `kid`, a move of `side`'s, from the parent (its gain
+    /// counted) where the databases hold it and no history can change it:
+    /// after a move that took seeds off the board (which clears the
+    /// history: the databases' exact values assume none), or anywhere in a
+    /// game without cycles.
+    fn probe_kid(&self, kid: &Kid, side: Side) -> Option<i32> {
+        let tablebase = self.tablebase.as_ref()?;
+        let fresh = kid.next == Next::Irreversible || (self.acyclic && kid.next != Next::Ended);
+        if !fresh {
+            return None;
+        }
+        let v = tablebase.probe(&kid.pos)?;
+        let gain = i32::from(kid.gain);
+        Some(if kid.pos.to_move() == side {
+            gain + v
+        } else {
+            gain - v
+        })
+    }
+
+    /// Pushes the table's move of `pos` (coded `code`) as its first kid
+    /// when it is a candidate and plays; whether it did.
+    fn push_table_move(&mut self, pos: &Position, lean: Option<&Lean>, code: u8) -> bool {
+        decode(code, pos.to_move()).is_some_and(|mv| {
+            let candidate = match lean {
+                Some(_) => mv.dir.is_none(),
+                None => pos.candidates().contains(mv),
+            };
+            candidate && self.search.push_kid(pos, lean, mv, code)
+        })
+    }
+
+    /// Counts a node and checks the limits (every 256 nodes) and the
+    /// line's length: whether the solve is to stop.
+    fn tick(&mut self, ply: u32) -> bool {
+        let search = &mut self.search;
+        search.nodes += 1;
+        self.deepest = self.deepest.max(ply);
+        if ply >= MAX_PLY
+            || (search.nodes & 255 == 0
+                && (search.nodes >= search.node_stop
+                    || self.deadline.is_some_and(|d| Instant::now() >= d)))
+        {
+            search.stopped = true;
+        }
+        search.stopped
+    }
+
+    /// Stores what a search of a node with the window `(alpha, beta)` found:
+    /// `best`, a bound or the value, merged with the slot's entry when it
+    /// is the same node's. A move that only failed low keeps the entry's
+    /// move (the one that last proved a lower bound, which orders best).
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &mut self,
+        slot: usize,
+        key: u64,
+        old: Bounds,
+        best: i32,
+        mv: u8,
+        alpha: i32,
+        beta: i32,
+    ) {
+        let same = old.key == key;
+        let mut entry = if same {
+            old
+        } else {
+            Bounds {
+                key,
+                lower: i16::MIN,
+                upper: i16::MAX,
+                mv: NO_MOVE,
+            }
+        };
+        let best16 = best.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+        if best > alpha {
+            entry.lower = entry.lower.max(best16);
+            entry.mv = mv;
+        }
+        if best < beta {
+            entry.upper = entry.upper.min(best16);
+            if !same || entry.mv == NO_MOVE {
+                entry.mv = mv;
+            }
+        }
+        self.table[slot] = entry;
+    }
+}
+
+/// What a null-window proof found: the value is at least the threshold
+/// (under any history), it is not, or it is left open by a cycle (a line
+/// that returns to a position of its own) or the depth limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Proof {
+    Yes,
+    No,
+    Open,
+}
+
+impl Proof {
+    const fn of(yes: bool) -> Proof {
+        if yes { Proof::Yes } else { Proof::No }
+    }
+
+    /// The answer for the other side, asked the complementary question.
+    const fn not(self) -> Proof {
+        match self {
+            Proof::Yes => Proof::No,
+            Proof::No => Proof::Yes,
+            Proof::Open => Proof::Open,
+        }
+    }
+}
+
+/// The depth of a proof's first iteration (doubled until the proof is
+/// found, or only cycles leave it open).
+const FIRST_PROOF_DEPTH: u32 = 8;
+
+/// The history under which [`Solver::prove`] keeps its answers, which hold
+/// under every history: a value no sum of hashes is likely to take.
+const ANY_HISTORY: u64 = 0x6a09_e667_f3bc_c908;
+
+/// The hash a position adds to a line's history.
+fn key_hash(key: u128) -> u64 {
+    mix(mix(key as u64 ^ 0x2545_f491_4f6c_dd1d) ^ (key >> 64) as u64)
+}
+
+/// The history of a line of positions (repetition keys): the sum of
+/// their hashes, whatever their order.
+fn history_of(keys: &[u128]) -> u64 {
+    keys.iter().fold(0, |h, &k| h.wrapping_add(key_hash(k)))
+}
+
+/// The margin of the seeds in the rows for `side`: what the end of the
+/// game, or round, in `pos` adds to the stores' margin (the rows are swept
+/// to their owners).
+fn rows_margin(pos: &Position, side: Side) -> i32 {
+    let h = pos.holdings();
+    let s = pos.stores();
+    let (me, them) = (side.index(), side.opposite().index());
+    (h[me] as i32 - i32::from(s[me])) - (h[them] as i32 - i32::from(s[them]))
+}
+
+#[cfg(test)]
+mod tests {
+    use fastrand::Rng;
+    use mancala_rules::{EndReason, GameId, Options};
+
+    use super::*;
+    use crate::{children, play_random};
+
+    /// The exact value of `game` for its side to move by plain minimax over
+    /// every legal move, played by the rules' own [`Game`] (its whole
+    /// repetition history): no table, no window, no margin bounds. `None`
+    /// past `budget` nodes. `cycled` is set when a line ended by
+    /// repetition.
+    fn minimax(game: &Game, budget: &mut u64, cycled: &mut bool) -> Option<i32> {
+        *budget = budget.checked_sub(1)?;
+        let side = game.position().to_move();
+        let mut best = None;
+        for child in children(game) {
+            let v = if let Some(outcome) = child.game.outcome() {
+                *cycled |= outcome.reason == EndReason::Repetition;
+                let s = outcome.score;
+                s[side.index()] as i32 - s[side.opposite().index()] as i32
+            } else {
+                let v = minimax(&child.game, budget, cycled)?;
+                if child.game.position().to_move() == side {
+                    v
+                } else {
+                    -v
+                }
+            };
+            best = Some(best.map_or(v, |b: i32| b.max(v)));
+        }
+        best
+    }
+
+    /// A game played at random until at most `seeds` seeds are on the
+    /// board, still going on.
+    fn endgame(rules: Rules, seed: u64, seeds: u32) -> Option<Game> {
+        let mut rng = Rng::with_seed(seed);
+        let (mut game, _) = Game::new(Position::new(rules)).ok()?;
+        while game.position().board_seeds() > seeds {
+            play_random(&mut game, &mut rng)?;
+            if game.outcome().is_some() {
+                return None;
+            }
+        }
+        Some(game)
+    }
+
+    fn rules(id: GameId, options: &str) -> Rules {
+        Rules::new(id, options.parse::<Options>().unwrap()).unwrap()
+    }
+
+    /// Endgames of `rules` with at most `seeds` on the board that plain
+    /// minimax settles: the solver proves the value minimax finds, and the
+    /// move it names is worth that value. How many were compared, and how
+    /// many of them had a line ended by repetition.
+    fn agrees_with_minimax(
+        rules: Rules,
+        seeds: u32,
+        tablebase: Option<&Arc<Tablebase>>,
+    ) -> (u32, u32) {
+        let (mut agreed, mut cycling) = (0, 0);
+        for seed in 0..40 {
+            let Some(game) = endgame(rules, seed, seeds) else {
+                continue;
+            };
+            let (mut budget, mut cycled) = (200_000, false);
+            let Some(expected) = minimax(&game, &mut budget, &mut cycled) else {
+                continue;
+            };
+            let mut solver = Solver::new(u64::MAX, None, 16).with_tablebase(tablebase.cloned());
+            let solution = solver.solve(&game).unwrap();
+            assert!(solution.proved(), "{rules:?} seed {seed}: {solution:?}");
+            assert_eq!(solution.lower, expected, "{rules:?} seed {seed}");
+            let played = solver.solve_move(&game, solution.best).unwrap();
+            assert_eq!((played.lower, played.upper), (expected, expected));
+            agreed += 1;
+            cycling += u32::from(cycled);
+        }
+        (agreed, cycling)
+    }
+
+    #[test]
+    fn proved_values_are_plain_minimax_values() {
+        for (id, options, seeds, least) in [
+            (GameId::Kalah, "holes=4 seeds=3", 10, 10),
+            (GameId::Kalah, "", 9, 10),
+            (GameId::Olowuka, "", 3, 3),
+            (GameId::Olowuka, "play-to-end endless-ends-game", 3, 3),
+        ] {
+            let (agreed, _) = agrees_with_minimax(rules(id, options), seeds, None);
+            assert!(
+                agreed >= least,
+                "{id:?} {options}: {agreed} positions compared"
+            );
+        }
+    }
+
+    #[test]
+    fn a_cycling_relay_endgame_is_proved_as_minimax_finds_it() {
+        let (agreed, cycling) = agrees_with_minimax(rules(GameId::OlindaKeliya, ""), 5, None);
+        assert!(
+            agreed >= 10 && cycling >= 3,
+            "{agreed} compared, {cycling} cycling"
+        );
+    }
+
+    #[test]
+    fn values_from_the_databases_are_the_values_searched() {
+        let dir = std::env::temp_dir().join(format!("mancala-solve-{}", std::process::id()));
+        for (id, options, seeds, least) in [
+            (GameId::Kalah, "holes=4 seeds=3", 10, 10),
+            (GameId::OlindaKeliya, "", 5, 10),
+        ] {
+            let rules = rules(id, options);
+            let built = Tablebase::build(&dir, rules, 4, 1, &mut |_| {}).unwrap();
+            let (agreed, _) = agrees_with_minimax(rules, seeds, Some(&Arc::new(built)));
+            assert!(
+                agreed >= least,
+                "{id:?} {options}: {agreed} positions compared"
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

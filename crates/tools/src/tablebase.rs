@@ -1,0 +1,376 @@
+//! `mancala-tablebase`: builds endgame databases (`build`) and checks them
+//! against plain search (`check`); the databases themselves are
+//! `mancala_tablebase`'s (spec/tablebase.md).
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+use mancala_rules::{Dir, Position, Rules, Setup, Side};
+use mancala_tablebase::{BuildEvent, Tablebase, search_margin};
+
+use crate::flags::{JobsFlag, LapBudgetFlag, NewGameFlags, QuietFlag};
+use crate::output::{self, EXIT_FAILURE, EXIT_OK};
+
+const EXAMPLES: &str = "\
+Examples:
+  mancala-tablebase build --game kalah --seeds 16
+  mancala-tablebase build --game oware --seeds 12 --tablebase tb/
+  mancala-tablebase check --game kalah --samples 100000
+
+Location: --tablebase DIR, else $XDG_DATA_HOME/mancala/tablebases, else
+~/.local/share/mancala/tablebases; one directory per game and options,
+one file per number of seeds on the board (spec/tablebase.md).
+
+Exit status: 0 built, or every sample agreed; 1 a sample disagreed with
+search; 2 usage or I/O error, or a damaged database.";
+
+/// Build endgame databases (every position with at most N seeds on the
+/// board, solved by retrograde analysis) and check them against search.
+#[derive(Debug, Parser)]
+#[command(name = "mancala-tablebase", version, after_help = EXAMPLES)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Command,
+    #[command(flatten)]
+    pub meta: crate::meta::MetaArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Build the layers 0..=N of a game's database (layers already built
+    /// are read and kept: a build stopped part way goes on). Writes one
+    /// line per layer to stdout: seeds, positions, moves, positions whose
+    /// value rests on the convention for unending play, positions with no
+    /// value (undecided within the lap budget), seconds.
+    Build {
+        #[command(flatten)]
+        game: NewGameFlags,
+        #[command(flatten)]
+        lap_budget: LapBudgetFlag,
+        /// The most seeds on the board.
+        #[arg(long, short = 'n', value_parser = clap::value_parser!(u32).range(0..=63))]
+        seeds: u32,
+        #[command(flatten)]
+        dir: DirFlag,
+        #[command(flatten)]
+        jobs: JobsFlag,
+        #[command(flatten)]
+        quiet: QuietFlag,
+    },
+    /// Check random entries of a built database against plain exhaustive
+    /// search by the rules (each position a fresh game), and each entry
+    /// against the same position with the sides swapped. Writes one line:
+    /// samples, agreed, disagreed, exact entries search could not finish
+    /// within --node-limit, entries resting on the convention (not
+    /// searched), entries with no value.
+    Check {
+        #[command(flatten)]
+        game: NewGameFlags,
+        #[command(flatten)]
+        lap_budget: LapBudgetFlag,
+        /// Random entries to check, drawn uniformly from all layers.
+        #[arg(long, default_value_t = 100_000)]
+        samples: u64,
+        /// The random generator's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Moves a search may play before it gives up on a position.
+        #[arg(long, default_value_t = 2_000_000)]
+        node_limit: u64,
+        /// Draw entries only from the layers of at most this many seeds on
+        /// the board (search from a cycling position grows fast with them).
+        #[arg(long)]
+        max_seeds: Option<u32>,
+        #[command(flatten)]
+        dir: DirFlag,
+        #[command(flatten)]
+        jobs: JobsFlag,
+        #[command(flatten)]
+        quiet: QuietFlag,
+    },
+}
+
+/// `--tablebase`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DirFlag {
+    /// The databases' directory (default: $XDG_DATA_HOME/mancala/tablebases,
+    /// else ~/.local/share/mancala/tablebases).
+    #[arg(long = "tablebase", value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+impl DirFlag {
+    fn dir(&self) -> Option<PathBuf> {
+        self.dir.clone().or_else(Tablebase::default_dir)
+    }
+}
+
+fn rules_of(game: &NewGameFlags, budget: &LapBudgetFlag) -> Result<Rules, u8> {
+    crate::flags::rules_of(game.game, &game.options, budget.lap_budget).map_err(|e| {
+        output::error_line(&format!("error: {e}"));
+        EXIT_FAILURE
+    })
+}
+
+pub fn run(args: &Args) -> io::Result<u8> {
+    if crate::meta::handle::<Args>(&args.meta)? {
+        return Ok(EXIT_OK);
+    }
+    let status = match &args.command {
+        Command::Build {
+            game,
+            lap_budget,
+            seeds,
+            dir,
+            jobs,
+            quiet,
+        } => match rules_of(game, lap_budget) {
+            Ok(rules) => build(rules, *seeds, dir, jobs.threads(), !quiet.quiet)?,
+            Err(status) => status,
+        },
+        Command::Check {
+            game,
+            lap_budget,
+            samples,
+            seed,
+            node_limit,
+            max_seeds,
+            dir,
+            jobs,
+            quiet: _,
+        } => match rules_of(game, lap_budget) {
+            Ok(rules) => {
+                let draw = Draw {
+                    samples: *samples,
+                    seed: *seed,
+                    node_limit: *node_limit,
+                    max_seeds: *max_seeds,
+                };
+                check(rules, draw, dir, jobs.threads())?
+            }
+            Err(status) => status,
+        },
+    };
+    Ok(status)
+}
+
+fn no_dir() -> u8 {
+    output::error_line("error: no --tablebase DIR, and neither XDG_DATA_HOME nor HOME is set");
+    EXIT_FAILURE
+}
+
+fn build(
+    rules: Rules,
+    seeds: u32,
+    dir: &DirFlag,
+    threads: usize,
+    progress: bool,
+) -> io::Result<u8> {
+    let Some(dir) = dir.dir() else {
+        return Ok(no_dir());
+    };
+    let mut out = output::stdout();
+    writeln!(out, "# seeds positions moves convention unknown seconds")?;
+    out.flush()?;
+    let mut failed = None;
+    let mut on_event = |event: BuildEvent| {
+        let written = match event {
+            BuildEvent::Loaded { seeds, positions } => {
+                if progress {
+                    output::error_line(&format!("layer {seeds}: {positions} positions, read"));
+                }
+                Ok(())
+            }
+            BuildEvent::Progress {
+                seeds,
+                done,
+                positions,
+            } => {
+                if progress {
+                    let mut err = io::stderr().lock();
+                    let _ = write!(err, "\rlayer {seeds}: {done}/{positions} positions");
+                    let _ = err.flush();
+                }
+                Ok(())
+            }
+            BuildEvent::Built { seeds, stats } => {
+                if progress {
+                    let _ = writeln!(io::stderr().lock());
+                }
+                writeln!(
+                    out,
+                    "{seeds} {} {} {} {} {:.3}",
+                    stats.positions,
+                    stats.moves,
+                    stats.by_convention,
+                    stats.unknown,
+                    stats.elapsed.as_secs_f64()
+                )
+                .and_then(|()| out.flush())
+            }
+        };
+        if let Err(e) = written {
+            failed.get_or_insert(e);
+        }
+    };
+    let built = Tablebase::build(&dir, rules, seeds, threads, &mut on_event);
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    match built {
+        Ok(_) => Ok(EXIT_OK),
+        Err(e) => {
+            output::error_line(&format!("error: {e}"));
+            Ok(EXIT_FAILURE)
+        }
+    }
+}
+
+/// `pos` with the sides swapped: the same position to its mover.
+fn swapped(pos: &Position) -> Option<Position> {
+    let setup = pos.to_setup();
+    let swapped = Setup {
+        south: setup.north.clone(),
+        north: setup.south.clone(),
+        stores: [setup.stores[1], setup.stores[0]],
+        to_move: setup.to_move.opposite(),
+        south_dir: setup.south_dir.map(Dir::reverse),
+        round: setup.round,
+        round_starter: setup.round_starter.map(Side::opposite),
+    };
+    Position::from_setup(pos.rules(), &swapped).ok()
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+struct Tally {
+    agreed: u64,
+    disagreed: u64,
+    unfinished: u64,
+    convention: u64,
+    unknown: u64,
+}
+
+/// What `check` draws and how hard it searches.
+#[derive(Debug, Clone, Copy)]
+struct Draw {
+    samples: u64,
+    seed: u64,
+    node_limit: u64,
+    max_seeds: Option<u32>,
+}
+
+/// A search thread's stack: a line of play may run long before it repeats
+/// a position three times, and search recurses along it.
+const SEARCH_STACK: usize = 512 << 20;
+
+fn check(rules: Rules, draw: Draw, dir: &DirFlag, threads: usize) -> io::Result<u8> {
+    let Draw {
+        samples,
+        seed,
+        node_limit,
+        max_seeds,
+    } = draw;
+    let Some(dir) = dir.dir() else {
+        return Ok(no_dir());
+    };
+    let tb = match Tablebase::open(&dir, rules) {
+        Ok(tb) => tb,
+        Err(e) => {
+            output::error_line(&format!("error: {e}"));
+            return Ok(EXIT_FAILURE);
+        }
+    };
+    let top = max_seeds.map_or(tb.max_seeds(), |m| m.min(tb.max_seeds()));
+    let sizes: Vec<u64> = (0..=top).map(|k| tb.layer_len(k)).collect();
+    let total: u64 = sizes.iter().sum();
+    let start = Instant::now();
+    let threads = threads.max(1) as u64;
+    let tallies: Vec<Tally> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                let (tb, sizes) = (&tb, &sizes);
+                let worker = std::thread::Builder::new().stack_size(SEARCH_STACK);
+                worker.spawn_scoped(scope, move || {
+                    let mut rng = fastrand::Rng::with_seed(seed.wrapping_mul(1000).wrapping_add(t));
+                    let mut tally = Tally::default();
+                    let mine = samples / threads + u64::from(t < samples % threads);
+                    for _ in 0..mine {
+                        let mut at = rng.u64(0..total);
+                        let mut k = 0;
+                        while at >= sizes[k] {
+                            at -= sizes[k];
+                            k += 1;
+                        }
+                        let Some(pos) = tb.position_at(k as u32, at) else {
+                            tally.unknown += 1;
+                            continue;
+                        };
+                        let Some(entry) = tb.entry(&pos) else {
+                            tally.disagreed += 1;
+                            output::error_line(&format!("error: layer {k} index {at}: no entry"));
+                            continue;
+                        };
+                        if swapped(&pos).and_then(|s| tb.entry(&s)) != Some(entry) {
+                            tally.disagreed += 1;
+                            output::error_line(&format!(
+                                "error: layer {k} index {at}: the sides swapped give another entry"
+                            ));
+                            continue;
+                        }
+                        if entry.value().is_none() {
+                            tally.unknown += 1;
+                        } else if !entry.is_exact() {
+                            tally.convention += 1;
+                        } else {
+                            match search_margin(&pos, node_limit) {
+                                None => tally.unfinished += 1,
+                                Some(v) if Some(v) == entry.value() => tally.agreed += 1,
+                                Some(v) => {
+                                    tally.disagreed += 1;
+                                    output::error_line(&format!(
+                                        "error: layer {k} index {at}: database {:?}, search {v}",
+                                        entry.value()
+                                    ));
+                                }
+                            }
+                        }
+                    }
+                    tally
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| match w {
+                Ok(w) => w.join().unwrap_or_default(),
+                Err(_) => Tally::default(),
+            })
+            .collect()
+    });
+    let sum = tallies.iter().fold(Tally::default(), |a, t| Tally {
+        agreed: a.agreed + t.agreed,
+        disagreed: a.disagreed + t.disagreed,
+        unfinished: a.unfinished + t.unfinished,
+        convention: a.convention + t.convention,
+        unknown: a.unknown + t.unknown,
+    });
+    let mut out = output::stdout();
+    writeln!(
+        out,
+        "samples={samples} agreed={} disagreed={} unfinished={} convention={} unknown={} seconds={:.3}",
+        sum.agreed,
+        sum.disagreed,
+        sum.unfinished,
+        sum.convention,
+        sum.unknown,
+        start.elapsed().as_secs_f64()
+    )?;
+    out.flush()?;
+    Ok(if sum.disagreed == 0 {
+        EXIT_OK
+    } else {
+        output::EXIT_INVALID
+    })
+}
