@@ -8,7 +8,7 @@
 //! `fixtures/adversarial/`. A test of a bug still open is marked
 //! `#[ignore = "bug: …"]` and asserts the correct behaviour.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::process::{Child, Stdio};

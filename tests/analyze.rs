@@ -4,7 +4,7 @@
 //! on, solves, and the pipeline play → validate → analyze → validate →
 //! render.
 
-mod common;
+use crate::common;
 
 use common::{fixtures, run, stem};
 

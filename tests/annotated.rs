@@ -4,7 +4,7 @@
 //! and its canonical print reads back; a variation's illegal move is an
 //! error with its line and column; play continues the main line.
 
-mod common;
+use crate::common;
 
 use common::{fixtures, run};
 use mancala_check::{Build, Ply, check_text, rounds_begun};

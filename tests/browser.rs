@@ -14,13 +14,13 @@
 //! `chromium`). Without one the tests say so and pass, except under
 //! `CI=true`, where a missing browser fails them.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{fixtures, json_frames, run, scratch};
+use common::{fixtures, json_frames, root, run, scratch};
 use serde_json::Value;
 
 fn browser() -> Option<PathBuf> {
@@ -333,7 +333,7 @@ fn a_variation_of_a_round_ending_move() {
     // Game 3, Pallankuzhi: ply 17 (`9. A??`) ends round 1 and has a
     // variation, `9. G+0 …`.
     let record = dir.join("game-3.mgn");
-    let text = std::fs::read_to_string(game).unwrap();
+    let text = std::fs::read_to_string(root().join(game)).unwrap();
     let third = text.split("\n\n[Game").nth(3).unwrap();
     std::fs::write(&record, format!("[Game{third}")).unwrap();
     let record = record.to_str().unwrap();

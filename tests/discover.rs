@@ -2,7 +2,7 @@
 //! and `--north` take (in help, man pages and completions), the listings
 //! of games and players, and "did you mean" for near misses.
 
-mod common;
+use crate::common;
 
 use common::run;
 

@@ -3,7 +3,7 @@
 //! tools' help run, and the help itself is output like any other (a failed
 //! write is exit 2).
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::process::Stdio;
@@ -174,6 +174,7 @@ fn the_readme_shell_examples_run() {
 fn manifests_hold_no_placeholder_addresses() {
     for manifest in [
         "Cargo.toml",
+        "crates/tools/Cargo.toml",
         "crates/rules/Cargo.toml",
         "crates/notation/Cargo.toml",
         "crates/engine/Cargo.toml",

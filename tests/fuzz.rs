@@ -1637,8 +1637,11 @@ fn the_fuzz_seed_is_fixed_unless_asked_for_a_random_one() {
     assert_ne!(a, DEFAULT_SEED);
 }
 
+/// The workspace root: `crates/tools` (whose test this is) or `crates/fuzz`
+/// (whose targets include this file), two folders up.
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    let package = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    package.ancestors().nth(2).unwrap_or(package).to_path_buf()
 }
 
 fn out_dir() -> PathBuf {

@@ -3,7 +3,7 @@
 //! errors. (Time and memory are the benchmarks' business:
 //! crates/cli/benches/scaling.py.)
 
-mod common;
+use crate::common;
 
 use common::run;
 

@@ -4,7 +4,7 @@
 //! one-document rule of stdout, the page's self-containment, and the
 //! README's picture.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,7 @@
 //! stream, readers that go away early (`| head -3`), and the end rules —
 //! endless moves and repetition — seen the same way by all three tools.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ExitStatus, Stdio};

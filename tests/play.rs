@@ -2,7 +2,7 @@
 //! option accepted by the validator, continuing records, `--moves`, and a
 //! human game driven through stdin.
 
-mod common;
+use crate::common;
 
 use common::run;
 

@@ -2,7 +2,7 @@
 //! of rules.md lap by lap, matches across a round boundary, both styles,
 //! JSON frames, and errors.
 
-mod common;
+use crate::common;
 
 use common::run;
 

@@ -8,7 +8,7 @@
 //! games must all be valid. A record read from its JSON form must give
 //! the same check as its MGN.
 
-mod common;
+use crate::common;
 
 use mancala_check::{self as check, Build, Checked, Ply};
 use mancala_notation::{Form, GameText, Reader};

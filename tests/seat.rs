@@ -8,7 +8,7 @@
 //! `tmux`). Without it the test says so and passes, except under
 //! `CI=true`, where a missing tmux fails it.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -1,7 +1,7 @@
 //! `mancala-validate` end to end: insta snapshots of exit code, stdout and
 //! stderr for every validation fixture and each output mode.
 
-mod common;
+use crate::common;
 
 use common::{fixtures, run, stem};
 

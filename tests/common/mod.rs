@@ -7,9 +7,11 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-/// The workspace root: paths in snapshots are relative to it.
+/// The workspace root: paths in snapshots are relative to it. These tests
+/// belong to the package in `crates/tools`, two folders down.
 pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    let package = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    package.ancestors().nth(2).unwrap_or(package).to_path_buf()
 }
 
 pub fn bin(name: &str) -> PathBuf {

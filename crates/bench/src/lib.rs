@@ -69,6 +69,122 @@ pub struct Tally {
     pub unsettled: u64,
 }
 
+/// What [`next_token`] read.
+enum Token {
+    /// `12.` or `12...`: read past.
+    MoveNumber,
+    /// A hole: its side (0 South, 1 North), its index in the row, and the
+    /// `+N` it claims.
+    Move {
+        side: usize,
+        index: usize,
+        claimed: Option<u32>,
+    },
+    /// The result, `*`, or anything else: the movetext ends.
+    End,
+}
+
+/// The token at `text[*at..]` (after white space); `at` moves past it,
+/// except past a result.
+#[inline]
+fn next_token(text: &[u8], at: &mut usize) -> Token {
+    while *at < text.len() && text[*at].is_ascii_whitespace() {
+        *at += 1;
+    }
+    let Some(&c) = text.get(*at) else {
+        return Token::End;
+    };
+    if c.is_ascii_digit() {
+        let start = *at;
+        while text.get(*at).is_some_and(u8::is_ascii_digit) {
+            *at += 1;
+        }
+        if text.get(*at) == Some(&b'.') {
+            while text.get(*at) == Some(&b'.') {
+                *at += 1;
+            }
+            return Token::MoveNumber;
+        }
+        *at = start; // the result
+        return Token::End;
+    }
+    if c == b'*' || !c.is_ascii_alphabetic() {
+        return Token::End;
+    }
+    *at += 1;
+    let side = usize::from(c.is_ascii_lowercase());
+    let index = usize::from(c.to_ascii_lowercase() - b'a');
+    let mut claimed = None;
+    if text.get(*at) == Some(&b'+') {
+        *at += 1;
+        let mut n = 0u32;
+        while let Some(d) = text.get(*at).filter(|d| d.is_ascii_digit()) {
+            n = n * 10 + u32::from(d - b'0');
+            *at += 1;
+        }
+        claimed = Some(n);
+    }
+    Token::Move {
+        side,
+        index,
+        claimed,
+    }
+}
+
+/// Sows hole `h` of `board` for `mover`, lap after lap, and captures into
+/// `stores`; false when the move runs past 1000 laps (the full check's).
+#[inline]
+fn sow(board: &mut u128, mut h: usize, mover: usize, stores: &mut [u32; 2]) -> bool {
+    let mut laps = 0;
+    loop {
+        laps += 1;
+        if laps > 1000 {
+            return false;
+        }
+        let seeds = hole(*board, h) as usize;
+        *board = empty(*board, h);
+        let (q, r) = (seeds / TRACK, seeds % TRACK);
+        let last = (h + r) % TRACK;
+        *board += RUNS[(h + 1) % TRACK][r] + RUNS[0][TRACK] * q as u128;
+        let count = hole(*board, last);
+        if count >= 4 {
+            h = last;
+            continue;
+        }
+        if count != 1 && last / HOLES != mover {
+            capture(board, last, mover, stores);
+        }
+        return true;
+    }
+}
+
+/// Takes the chain back from the `last` hole sown through 2s and 3s on
+/// the opponent's row, unless it is the whole row.
+#[inline]
+fn capture(board: &mut u128, last: usize, mover: usize, stores: &mut [u32; 2]) {
+    let low = HOLES * (1 - mover);
+    let (mut chain, mut len, mut sum) = ([0usize; HOLES], 0, 0);
+    let mut j = last;
+    while j >= low && matches!(hole(*board, j), 2 | 3) {
+        chain[len] = j;
+        len += 1;
+        sum += hole(*board, j);
+        if j == low {
+            break;
+        }
+        j -= 1;
+    }
+    let take = if sum == row(*board, 1 - mover) {
+        len - 1
+    } else {
+        len
+    };
+    for &k in &chain[..take] {
+        stores[mover] += hole(*board, k);
+        *board = empty(*board, k);
+    }
+}
+
 /// Plays the movetext starting at `text[at..]`; returns where it stopped.
 fn game(text: &[u8], mut at: usize, keys: &mut Vec<u128>, tally: &mut Tally) -> usize {
     let mut board = RUNS[0][TRACK] * 4;
@@ -77,87 +193,21 @@ fn game(text: &[u8], mut at: usize, keys: &mut Vec<u128>, tally: &mut Tally) -> 
     let mut seen = [0u64; 16];
     keys.clear();
     let settled = loop {
-        while at < text.len() && text[at].is_ascii_whitespace() {
-            at += 1;
-        }
-        let Some(&c) = text.get(at) else { break true };
-        if c.is_ascii_digit() {
-            let start = at;
-            while text.get(at).is_some_and(u8::is_ascii_digit) {
-                at += 1;
-            }
-            if text.get(at) == Some(&b'.') {
-                while text.get(at) == Some(&b'.') {
-                    at += 1;
-                }
-                continue;
-            }
-            at = start; // the result
-            break true;
-        }
-        if c == b'*' || !c.is_ascii_alphabetic() {
-            break true;
-        }
-        at += 1;
-        let side = usize::from(c.is_ascii_lowercase());
-        let index = usize::from(c.to_ascii_lowercase() - b'a');
-        let mut claimed = None;
-        if text.get(at) == Some(&b'+') {
-            at += 1;
-            let mut n = 0u32;
-            while let Some(d) = text.get(at).filter(|d| d.is_ascii_digit()) {
-                n = n * 10 + u32::from(d - b'0');
-                at += 1;
-            }
-            claimed = Some(n);
-        }
-        let mut h = index + HOLES * side;
+        let (side, index, claimed) = match next_token(text, &mut at) {
+            Token::MoveNumber => continue,
+            Token::End => break true,
+            Token::Move {
+                side,
+                index,
+                claimed,
+            } => (side, index, claimed),
+        };
+        let h = index + HOLES * side;
         if side != mover || index >= HOLES || hole(board, h) == 0 {
             break false;
         }
         let before = stores[mover];
-        let mut laps = 0;
-        let finite = loop {
-            laps += 1;
-            if laps > 1000 {
-                break false;
-            }
-            let seeds = hole(board, h) as usize;
-            board = empty(board, h);
-            let (q, r) = (seeds / TRACK, seeds % TRACK);
-            let last = (h + r) % TRACK;
-            board += RUNS[(h + 1) % TRACK][r] + RUNS[0][TRACK] * q as u128;
-            let count = hole(board, last);
-            if count >= 4 {
-                h = last;
-                continue;
-            }
-            if count != 1 && last / HOLES != mover {
-                // The chain back from the last hole through 2s and 3s.
-                let low = HOLES * (1 - mover);
-                let (mut chain, mut len, mut sum) = ([0usize; HOLES], 0, 0);
-                let mut j = last;
-                while j >= low && matches!(hole(board, j), 2 | 3) {
-                    chain[len] = j;
-                    len += 1;
-                    sum += hole(board, j);
-                    if j == low {
-                        break;
-                    }
-                    j -= 1;
-                }
-                let take = if sum == row(board, 1 - mover) {
-                    len - 1
-                } else {
-                    len
-                };
-                for &k in &chain[..take] {
-                    stores[mover] += hole(board, k);
-                    board = empty(board, k);
-                }
-            }
-            break true;
-        };
+        let finite = sow(&mut board, h, mover, &mut stores);
         let gained = stores[mover] - before;
         // Endless or long moves, starving moves and wrong `+N`: the full
         // check's.

@@ -6,6 +6,26 @@
 //! plies, `mancala-play` continues from it. Variations are replayed too,
 //! each from the position before the move it follows, and the line around
 //! taken up again after it; what the tools observe is the main line.
+//!
+//! ```
+//! use mancala_check::{Build, ProblemKind, check_text};
+//! use mancala_notation::Reader;
+//!
+//! // Two games in one stream, each checked; the second plays South's `D` twice.
+//! let stream = "[Game \"olowuka\"]\n\n1. D b *\n\n[Game \"olowuka\"]\n\n1. D D *\n";
+//! let mut verdicts = Vec::new();
+//! for game in Reader::new(stream.as_bytes()) {
+//!     let game = game?;
+//!     let checked = check_text(&game, None, Build::Nothing, None);
+//!     for problem in &checked.problems {
+//!         let at = game.line_col(problem.span.start);
+//!         verdicts.push((problem.kind, at, game.text()?[problem.span.clone()].to_owned()));
+//!     }
+//! }
+//! // Where the problem lies: the stream's line and column, and its text.
+//! assert_eq!(verdicts, [(ProblemKind::Move, (7, 6), "D".to_owned())]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::cell::Cell;
 use std::ops::{ControlFlow, Range};

@@ -22,6 +22,29 @@
 //! assert_eq!(played.mv, mv);
 //! assert!(played.report.is_ok());
 //! ```
+//!
+//! On a set-up position with one winning capture, every searcher finds it:
+//! South's `E` ends in its empty `F` and takes the ten seeds facing it.
+//!
+//! ```
+//! use mancala_engine::PlayerSpec;
+//! use mancala_rules::{Game, GameId, Position, Rules, Setup};
+//!
+//! let rules = Rules::standard(GameId::Kalah);
+//! let setup = Setup {
+//!     south: [1, 0, 0, 0, 1, 0].map(Some).to_vec(),
+//!     north: [10, 1, 1, 1, 1, 1].map(Some).to_vec(),
+//!     stores: [15, 16],
+//!     ..Setup::start(rules)
+//! };
+//! let (game, _) = Game::new(Position::from_setup(rules, &setup)?)?;
+//! for spec in ["greedy", "alphabeta:depth=6", "mcts:playouts=2000"] {
+//!     let mut player = spec.parse::<PlayerSpec>()?.build(7);
+//!     let chosen = player.choose(&game).map(|mv| mv.to_string());
+//!     assert_eq!(chosen.as_deref(), Some("E"), "{spec}");
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::fmt;
 use std::time::Duration;

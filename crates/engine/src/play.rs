@@ -175,6 +175,25 @@ pub(crate) fn random_moves(
     max_plies: u32,
     until: Until,
 ) -> Result<(u32, Option<[u32; 2]>), PlayError> {
+    // Decided once a playout: a game whose positions never repeat (Kalah)
+    // keeps no repetition history, and the others' loop has no test for it.
+    if game.position().rules().never_repeats() {
+        random_moves_by(game, rng, max_plies, until, Game::play_unsettled_unrepeated)
+    } else {
+        random_moves_by(game, rng, max_plies, until, Game::play_unsettled)
+    }
+}
+
+/// [`random_moves`] with the fast lane `play` ([`Game::play_unsettled`]
+/// or what stands for it where the rules allow), each lane its own loop.
+#[inline(never)]
+fn random_moves_by(
+    game: &mut Game,
+    rng: &mut Rng,
+    max_plies: u32,
+    until: Until,
+    play: impl Fn(&mut Game, Move) -> Option<[u32; 2]>,
+) -> Result<(u32, Option<[u32; 2]>), PlayError> {
     let endless_legal = game.position().rules().has(Opt::EndlessEndsGame);
     let mut plies = 0;
     while plies < max_plies {
@@ -201,7 +220,7 @@ pub(crate) fn random_moves(
             let Some(mv) = candidates.get(i) else {
                 unreachable!("a draw below the count");
             };
-            if game.play_unsettled(mv).is_some() {
+            if play(game, mv).is_some() {
                 plies += 1;
                 continue;
             }

@@ -28,6 +28,34 @@
 //!
 //! The crate knows the vocabulary of the rules (game ids, options, hole
 //! labels, sides) but not their logic: legality is the rules crate's job.
+//!
+//! ```
+//! use mancala_notation::{GameResult, parse_game};
+//! use mancala_rules::GameId;
+//!
+//! // Move numbers are optional and spacing is free when reading...
+//! let text = "[Game \"olowuka\"]\n[South \"Ade\"]\n\n1.D 1...b 2. C   a\n*\n";
+//! let record = parse_game(text)?.record;
+//! assert_eq!(record.game, GameId::Olowuka);
+//! assert_eq!(record.tag("South"), Some("Ade"));
+//! let moves: Vec<String> = record.moves().map(|m| m.to_string()).collect();
+//! assert_eq!(moves, ["D", "b", "C", "a"]);
+//! assert_eq!(record.result, GameResult::Unfinished);
+//!
+//! // ...and printing is canonical, and reads back as the same record.
+//! let printed = record.to_string();
+//! assert_eq!(
+//!     printed,
+//!     "[Game \"olowuka\"]\n[South \"Ade\"]\n[Result \"*\"]\n\n1. D b 2. C a *\n"
+//! );
+//! assert_eq!(parse_game(&printed)?.record, record);
+//!
+//! // A game that is not well formed is an error with the byte span at fault.
+//! let bad = "[Game \"olowuka\"]\n\n1. D b 2. C@ *\n";
+//! let error = parse_game(bad).unwrap_err();
+//! assert_eq!(&bad[error.span], "C@");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod annotation;
 mod error;

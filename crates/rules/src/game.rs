@@ -582,6 +582,39 @@ impl Game {
         Some(gained)
     }
 
+    /// [`Game::play_unsettled`] for a game none of whose positions can
+    /// occur twice ([`Rules::never_repeats`]: Kalah), with no repetition
+    /// history kept: random playouts take it, deciding once a playout
+    /// which to call, so that the other games' moves pay nothing for it.
+    /// The history keeps what it held before (positions that cannot recur,
+    /// so no check that reads it later is misled). For any other game it
+    /// is [`Game::play_unsettled`].
+    #[inline(always)]
+    pub fn play_unsettled_unrepeated(&mut self, mv: Move) -> Option<[u32; 2]> {
+        if !self.position.rules().never_repeats() {
+            return self.play_unsettled(mv);
+        }
+        if self.ended.is_some() {
+            return None;
+        }
+        let before = self.position.stores();
+        if !self.position.play_store_track(mv) {
+            return None;
+        }
+        let stores = self.position.stores();
+        // `History::ending` with no repetition to look for: only a move
+        // that changed the stores can end the game by itself.
+        self.ended = if stores == before {
+            None
+        } else if self.position.rules().ends_at_twenty_five(stores) {
+            Some(EndReason::TwentyFive)
+        } else {
+            self.position.ended_by_empty_row()
+        };
+        self.open = true;
+        Some(gains(before, stores))
+    }
+
     /// The fast lane: `mv` played in place when it is legal and finite (see
     /// [`Position::play_lean`]), its laps; `None`, the game as it was,
     /// otherwise.

@@ -12,6 +12,32 @@
 //! Every move terminates: relay sowing is run with exact cycle detection in
 //! constant memory (Brent's algorithm) and a lap budget that yields
 //! [`PlayError`] "undecided" rather than a silent verdict.
+//!
+//! ```
+//! use mancala_rules::{Game, GameId, Hole, Move, Position, Rules, Side, Status};
+//!
+//! // Kalah: six houses a side, four seeds in each, a store on the track.
+//! let id: GameId = "kalah".parse()?;
+//! let (mut game, _) = Game::new(Position::new(Rules::standard(id)))?;
+//!
+//! // South sows C's four seeds into D, E, F and its store: a last seed in
+//! // one's own store earns another turn.
+//! let report = game.play("C".parse::<Move>()?)?;
+//! let position = game.position();
+//! assert_eq!(position.seeds(Hole::new(Side::South, 2)), Some(0));
+//! assert_eq!(position.seeds(Hole::new(Side::South, 5)), Some(5));
+//! assert_eq!(position.stores(), [1, 0]);
+//! assert_eq!(report.gained, [1, 0]);
+//! assert_eq!(position.to_move(), Side::South);
+//! assert_eq!(game.status(), Status::Ongoing);
+//! let moves: Vec<String> = position.legal_moves()?.iter().map(|m| m.to_string()).collect();
+//! assert_eq!(moves, ["A", "B", "D", "E", "F"]);
+//!
+//! // An empty house is refused, and the game stays as it was.
+//! assert!(game.play("C".parse()?).is_err());
+//! assert_eq!(game.position().stores(), [1, 0]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod descriptor;
 mod game;

@@ -785,6 +785,19 @@ impl Rules {
         self.traits & Rules::EXTRA_TURN != 0
     }
 
+    /// Whether no position can occur twice in a game (Kalah), so that no
+    /// history need be kept for the repetition rule. The stores lie on
+    /// the track and every move is a single lap: a move that puts no seed
+    /// into a store (none sown there, none captured) only moves seeds
+    /// forward along the mover's own row, as a longer lap would pass the
+    /// store. The seeds in the stores never fall, and while they stay the
+    /// same every move moves a seed forward, so no position comes back.
+    #[must_use]
+    #[inline]
+    pub const fn never_repeats(self) -> bool {
+        self.sowing.store_track()
+    }
+
     /// The game's goal (Olowuka's 25, unless `play-to-end`): whether a move that left
     /// `stores` (South's, North's) ends the game.
     #[must_use]

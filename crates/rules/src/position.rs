@@ -722,6 +722,36 @@ impl Position {
         Some(laps)
     }
 
+    /// [`Position::play_lean`] for a game whose stores lie on the track
+    /// ([`Rules::never_repeats`]; Kalah), which has no lean: `mv` has the
+    /// shape of a move exactly when it names a non-empty hole of the side
+    /// to move and no direction (it sows counter-clockwise, has no closed
+    /// hole and no feeding rule, and every move is finite). Whether it
+    /// played; the position as it was when not.
+    #[inline(always)]
+    pub(crate) fn play_store_track(&mut self, mv: Move) -> bool {
+        debug_assert!(self.rules.never_repeats() && self.closed == 0);
+        let side = self.to_move;
+        let hole = mv.hole;
+        if hole.side != side || usize::from(hole.index) >= self.rules.holes() || mv.dir.is_some() {
+            return false;
+        }
+        // Below 16, as a track index is: the mask spares a bounds check.
+        let start = self.index(hole) % 16;
+        if self.board[start] == 0 {
+            return false;
+        }
+        let into_store = Sower::new(&self.rules, 0, Dir::Ccw, side).sow_store_track_in_place(
+            &mut self.board,
+            &mut self.stores,
+            start as u8,
+        );
+        if !(into_store && self.rules.extra_turn()) {
+            self.to_move = side.opposite();
+        }
+        true
+    }
+
     /// Whether a move lifting `seeds` from track index `start` (a hole of
     /// the side to move) drops its last seed into the mover's own store,
     /// on a track that passes the stores ([`crate::Descriptor::store_on_track`]):

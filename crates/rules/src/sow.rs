@@ -205,7 +205,7 @@ impl SowRules {
     }
 
     #[inline(always)]
-    const fn store_track(&self) -> bool {
+    pub(crate) const fn store_track(&self) -> bool {
         self.track & SowRules::STORE_TRACK != 0
     }
 
@@ -1157,6 +1157,20 @@ impl Sower<'_> {
         self.sow_apart(board, stores, start, obs)
     }
 
+    /// [`Sower::sow_store_track`] with nothing recorded, in place, for
+    /// [`crate::Position::play_store_track`]: random playouts of a game
+    /// whose stores lie on the track sow here, not out of line. Whether
+    /// the last seed fell into the mover's store.
+    #[inline(always)]
+    pub(crate) fn sow_store_track_in_place(
+        self,
+        b: &mut Board,
+        st: &mut [u8; 2],
+        start: u8,
+    ) -> bool {
+        self.store_track_lap(b, st, start, &mut NoTrace)
+    }
+
     /// [`Sower::sow_laps`] out of line, given the sower by value: for the
     /// moves the fast paths leave (traced ones, non-bulk sowers, and moves
     /// longer than [`Sower::SHORT_MOVE`] laps). A sower whose address a
@@ -1205,8 +1219,26 @@ impl Sower<'_> {
         start: u8,
         obs: &mut O,
     ) -> Sown {
-        debug_assert_eq!(self.dir, Dir::Ccw);
         let (mut b, mut st) = (board, stores);
+        self.store_track_lap(&mut b, &mut st, start, obs);
+        Sown {
+            board: b,
+            stores: st,
+            laps: 1,
+        }
+    }
+
+    /// [`Sower::sow_store_track`] on `(b, st)` in place: whether the last
+    /// seed fell into the mover's store.
+    #[inline(always)]
+    fn store_track_lap<O: Observer>(
+        self,
+        b: &mut Board,
+        st: &mut [u8; 2],
+        start: u8,
+        obs: &mut O,
+    ) -> bool {
+        debug_assert_eq!(self.dir, Dir::Ccw);
         let n2 = self.how.n2;
         let mover = self.mover;
         // The mover's last hole: their store comes after it.
@@ -1227,8 +1259,8 @@ impl Sower<'_> {
             let into_store = seeds > before_store;
             let holes = seeds - u8::from(into_store);
             let (run, last) = self.laps().run(start, holes);
-            let v = u128::from_le_bytes(b) & KEEP_ALL_BUT[slot(start)];
-            b = (v + run).to_le_bytes();
+            let v = u128::from_le_bytes(*b) & KEEP_ALL_BUT[slot(start)];
+            *b = (v + run).to_le_bytes();
             st[mover.index()] += u8::from(into_store);
             in_store = seeds == before_store + 1;
             pos = if in_store { row_end } else { last };
@@ -1254,28 +1286,24 @@ impl Sower<'_> {
             seeds -= 1;
         }
         if in_store {
-            self.end(pos, LapEnd::IntoStore(mover), &b, &st, obs);
+            self.end(pos, LapEnd::IntoStore(mover), b, st, obs);
         } else if b[slot(pos)] == 1 && self.owner(pos) == mover {
-            self.end(pos, LapEnd::LandedEmpty(self.hole(pos)), &b, &st, obs);
+            self.end(pos, LapEnd::LandedEmpty(self.hole(pos)), b, st, obs);
             let facing = n2 - 1 - pos;
             let empty = matches!(
                 self.how.capture,
                 CaptureRule::OppositeOfEmptyOwn { empty: true }
             );
             if b[slot(facing)] > 0 || empty {
-                self.take(&mut b, &mut st, pos, mover, CaptureKind::LastSeed, obs);
+                self.take(b, st, pos, mover, CaptureKind::LastSeed, obs);
                 if b[slot(facing)] > 0 {
-                    self.take(&mut b, &mut st, facing, mover, CaptureKind::Facing, obs);
+                    self.take(b, st, facing, mover, CaptureKind::Facing, obs);
                 }
             }
         } else {
-            self.end(pos, LapEnd::Landed(self.hole(pos)), &b, &st, obs);
+            self.end(pos, LapEnd::Landed(self.hole(pos)), b, st, obs);
         }
-        Sown {
-            board: b,
-            stores: st,
-            laps: 1,
-        }
+        in_store
     }
 
     /// [`Sower::sow`] lap by lap, with cycle detection from the second lap.

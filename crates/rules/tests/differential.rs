@@ -3,8 +3,8 @@
 //! undecided verdicts included, at small lap budgets), and whole random
 //! games with every end check.
 
-mod common;
-mod reference;
+use crate::common;
+use crate::reference;
 
 use mancala_rules::{
     Game, GameId, Hole, Move, Opt, Options, PlayErrorKind, Played, Position, Rules, Setup, Side,
@@ -353,7 +353,7 @@ fn endless_fixture_cases_agree_with_the_reference() {
 }
 
 /// Rewrites `fixtures/rules/endless.txt` from random set-ups:
-/// `cargo test --release -p mancala-rules --test differential -- --ignored`.
+/// `cargo test --release -p mancala-rules --test tests differential:: -- --ignored`.
 #[test]
 #[ignore = "regenerates a fixture; run in release"]
 fn regenerate_endless_fixture() {

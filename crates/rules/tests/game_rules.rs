@@ -1,8 +1,7 @@
 //! Game-level rules: threefold repetition, the order of end checks after a
 //! move, Olowuka's feeding rule and Olinda Keliya's directions.
 
-mod common;
-mod reference;
+use crate::common;
 
 use mancala_rules::{
     Dir, EndReason, Event, Game, GameId, Hole, Move, Opt, Options, PlayErrorKind, Played, Position,

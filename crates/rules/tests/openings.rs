@@ -4,11 +4,10 @@
 //! other lines are compared with what the crate produces now.
 //!
 //! On a mismatch the test fails with a diff. `UPDATE_FIXTURES=1 cargo test
-//! -p mancala-rules --test openings` rewrites the files, keeping their `#`
+//! -p mancala-rules --test tests openings::` rewrites the files, keeping their `#`
 //! header.
 
-mod common;
-mod reference;
+use crate::common;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;

@@ -13,11 +13,11 @@
 //! the game or round would end there; this happens within these depths in
 //! Pallankuzhi with 4 seeds, where a row can be emptied by the third ply).
 //! Repetition and Olowuka's 25 cannot occur this early from the start.
-//! `UPDATE_FIXTURES=1 cargo test -p mancala-rules --test perft` rewrites
+//! `UPDATE_FIXTURES=1 cargo test -p mancala-rules --test tests perft::` rewrites
 //! the file (keeping its `#` header).
 
-mod common;
-mod reference;
+use crate::common;
+use crate::reference;
 
 use std::collections::HashSet;
 use std::fmt::Write as _;

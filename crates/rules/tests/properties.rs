@@ -3,9 +3,6 @@
 //! plays through `Game::play`, no listed move is endless (unless
 //! `endless-ends-game`), unlisted candidates are refused, and games end.
 
-mod common;
-mod reference;
-
 use mancala_rules::{Game, GameId, Opt, Played, Position, Rules, Side, Status, Verdict};
 use proptest::prelude::*;
 
@@ -318,12 +315,19 @@ fn unsettled_play_is_play_case(
     let settled = lean.settle().unwrap();
     prop_assert_eq!(&settled, &opening);
     prop_assert_eq!(lean.position(), game.position());
+    // Random playouts' lane where no position repeats (Kalah; elsewhere
+    // it is `play_unsettled`): the same game as `lean`, move by move.
+    let mut unrepeated = lean.clone();
     let mut unsettled = 0;
     for (i, &mv) in moves.iter().chain(moves.first()).enumerate() {
         if rng.u8(..10) == 0 {
             let wrong = moves[rng.usize(..moves.len())];
             let mut copy = lean.clone();
-            if let Some(gained) = copy.play_unsettled(wrong) {
+            let played = copy.play_unsettled(wrong);
+            let mut copy_unrepeated = unrepeated.clone();
+            prop_assert_eq!(copy_unrepeated.play_unsettled_unrepeated(wrong), played);
+            prop_assert_eq!(copy_unrepeated.position(), copy.position());
+            if let Some(gained) = played {
                 let report = game.clone().play(wrong);
                 prop_assert!(
                     report.is_ok(),
@@ -334,10 +338,15 @@ fn unsettled_play_is_play_case(
                 prop_assert_eq!(report.unwrap().gained, gained);
             }
         }
-        let Some(gained) = lean.play_unsettled(mv) else {
+        let played = lean.play_unsettled(mv);
+        prop_assert_eq!(unrepeated.play_unsettled_unrepeated(mv), played);
+        prop_assert_eq!(unrepeated.position(), lean.position());
+        prop_assert_eq!(unrepeated.ended_unsettled(), lean.ended_unsettled());
+        let Some(gained) = played else {
             // What it leaves, `play` settles and rules on alike.
             let a = game.play(mv);
             let b = lean.play(mv);
+            prop_assert_eq!(&unrepeated.play(mv), &b);
             prop_assert_eq!(
                 &a,
                 &b,
@@ -368,6 +377,8 @@ fn unsettled_play_is_play_case(
         prop_assert_eq!(report.gained, gained);
         if !report.round_ends.is_empty() || report.outcome.is_some() || rng.u8(..8) == 0 {
             let ended = lean.settle().unwrap();
+            prop_assert_eq!(&unrepeated.settle().unwrap(), &ended);
+            prop_assert_eq!(unrepeated.position(), lean.position());
             prop_assert_eq!(&ended.round_ends, &report.round_ends);
             prop_assert_eq!(ended.outcome, report.outcome);
             prop_assert_eq!(lean.position(), game.position());

@@ -2,8 +2,7 @@
 //! that reopen, the alternating starter, the end of a match, single-round,
 //! and the set-up rules for closed holes.
 
-mod common;
-mod reference;
+use crate::common;
 
 use mancala_rules::{
     EndReason, Game, GameId, Opt, Options, Position, Rules, Setup, SetupProblem, Side, Status,

@@ -15,11 +15,12 @@ use mancala_rules::{Game, Side, plural};
 use serde::Serialize;
 
 use crate::diagnostic;
+use crate::driver::{self, Driver, Tally, Writer};
 use crate::flags::{ColorFlag, JobsFlag, LapBudgetFlag, MaxErrorsFlag, QuietFlag, RecordFilesFlag};
 use crate::input::{self, InputName, SourcedGame};
 use crate::output::{self, EXIT_FAILURE, EXIT_OK, Format};
-use crate::parallel::{self, Delivery};
 use mancala_check as check;
+use mancala_parallel as parallel;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -54,7 +55,6 @@ or I/O error.";
     name = "mancala-analyze",
     version,
     after_help = EXAMPLES,
-    mut_arg("color", |a| a.help("When to colour the error reports.")),
 )]
 pub struct Args {
     #[command(flatten)]
@@ -642,65 +642,34 @@ pub fn run(args: &Args) -> io::Result<u8> {
         game_summaries: args.summary == SummaryOf::Games && !args.quiet.quiet,
     };
     let mut players = Players::default();
-    let mut stdout = output::stdout();
-    let (mut games, mut valid, mut io_errors, mut refused) = (0usize, 0usize, 0usize, 0usize);
-    let mut first_text = true;
-    let work = |item: &Result<SourcedGame, input::InputError>| match item {
-        Ok(game) => Ok(analyse_game(game, &settings)),
-        Err(e) => Err(e.report(&names)),
-    };
-    // Analysing a game takes far longer than reading it: one game a batch,
-    // so that every worker has one.
-    let weight = |_: &Result<SourcedGame, input::InputError>| parallel::HEAVY;
-    let records = input::games(&names);
-    let reading = records.reading();
-    let ran = parallel::map_ordered(
-        records,
-        reading,
+    let mut tool = Tool(output::stdout());
+    let mut driver = Driver::new(&names, Some(args.max_errors));
+    driver.map(
+        &mut tool,
         args.jobs.threads(),
-        weight,
-        work,
-        |delivery| {
-            let analysed = match delivery {
-                Delivery::Result(analysed) => analysed,
-                Delivery::Idle => return stdout.flush(),
-            };
-            match analysed {
-                Err(report) => {
-                    io_errors += 1;
-                    stdout.flush()?;
-                    output::error_line(report);
-                }
-                Ok(analysed) => {
-                    games += 1;
-                    valid += usize::from(analysed.valid);
-                    refused += usize::from(analysed.refused);
-                    if let Some([(south, s), (north, n)]) = &analysed.seats {
-                        players.add(south, s, true);
-                        players.add(north, n, north != south);
-                    }
-                    if !analysed.stdout.is_empty() {
-                        if args.format == Format::Text && !first_text {
-                            stdout.write_all(b"\n")?;
-                        }
-                        first_text = false;
-                        stdout.write_all(analysed.stdout.as_bytes())?;
-                    }
-                    // The summary follows its game: what is written so far
-                    // goes first.
-                    stdout.flush()?;
-                    crate::output::diagnostics(&analysed.stderr);
-                    args.max_errors.stop_at(games - valid)?;
-                }
+        // Analysing a game takes far longer than reading it: one game a
+        // batch, so that every worker has one.
+        |_| parallel::HEAVY,
+        |game| analyse_game(game, &settings),
+        |run, Tool(out), analysed| {
+            if let Some([(south, s), (north, n)]) = &analysed.seats {
+                players.add(south, s, true);
+                players.add(north, n, north != south);
             }
-            Ok(())
+            run.write_record(out, &analysed.stdout, args.format == Format::Text)?;
+            // The summary follows its game: what is written so far goes
+            // first.
+            out.flush()?;
+            crate::output::diagnostics(&analysed.stderr);
+            Ok(driver::Verdict::of(analysed.valid, analysed.refused))
         },
-    );
-    let stopped = MaxErrorsFlag::stopped(ran)?;
-    stdout.flush()?;
-    if stopped {
-        output::error_line(&args.max_errors.note(games));
-    }
+    )?;
+    let Tally {
+        games,
+        valid,
+        refused,
+        ..
+    } = driver.tally;
     if args.summary == SummaryOf::Players && !args.quiet.quiet {
         for line in players.lines(args.format) {
             output::error_line(&line);
@@ -714,10 +683,16 @@ pub fn run(args: &Args) -> io::Result<u8> {
             output::not_written(refused)
         ));
     }
-    Ok(output::exit_status(
-        io_errors > 0,
-        valid < games || refused > 0,
-    ))
+    Ok(driver.tally.exit_status())
+}
+
+/// Analyze's stdout, for the driver.
+struct Tool(output::Stdout);
+
+impl Writer for Tool {
+    fn stdout(&mut self) -> &mut output::Stdout {
+        &mut self.0
+    }
 }
 
 #[cfg(test)]

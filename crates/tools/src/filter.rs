@@ -15,7 +15,7 @@ use mancala_rules::{EndReason, Options, Position, Rules, Setup, Side, plural};
 
 use crate::diagnostic;
 use crate::flags::{
-    ColorFlag, GameFlags, LapBudgetFlag, MaxErrorsFlag, QuietFlag, RecordFilesFlag,
+    ColorFlag, GameFilterFlags, LapBudgetFlag, MaxErrorsFlag, QuietFlag, RecordFilesFlag,
 };
 use crate::input::{self, InputName, SourcedGame};
 use crate::output::{self, EXIT_OK};
@@ -57,20 +57,12 @@ selected), 2 usage or I/O error.";
     name = "mancala-filter",
     version,
     after_help = EXAMPLES,
-    mut_arg("game", |a| a.help("Only games of this id.")),
-    mut_arg("options", |a| a.help(
-        "Only games whose Options tag has this word (repeatable: every word given)."
-    ).long_help(crate::meta::option_help(
-        "Only games whose Options tag has this option word (repeatable: every word given \
-         must be there), e.g. `-o seeds=5`."
-    ))),
-    mut_arg("color", |a| a.help("When to colour the error reports.")),
 )]
 pub struct Args {
     #[command(flatten)]
     pub input: RecordFilesFlag,
     #[command(flatten)]
-    pub game: GameFlags,
+    pub game: GameFilterFlags,
     /// Only games whose South tag contains TEXT, ignoring case.
     #[arg(long, value_name = "TEXT")]
     pub south: Vec<String>,

@@ -1,8 +1,9 @@
-//! The flags the tools share, each declared once (ripgrep's way): the game
-//! and its variant options, the lap budget and the colour. A tool flattens
-//! the groups it takes into its own `Args` and adds the relations that are
-//! its own (play's game conflicts with records, render's options need a
-//! game) with `mut_arg`; help, man pages and completions come from here.
+//! The tools' flags, each declared once (ripgrep's way), with its help and
+//! its relations to other flags: the game and its variant options (one
+//! group for each meaning: play's new games, render's drawn game, filter's
+//! selection), the lap budget, the colour, the jobs. A tool flattens the
+//! groups it takes into its own `Args`; help, man pages and completions
+//! come from here.
 
 use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use mancala_engine::{ENGINES, Engine, ParseSpecError, PlayerSpec};
@@ -14,16 +15,30 @@ use std::io;
 /// The game a tool plays or draws when `--game` names none.
 pub const DEFAULT_GAME: GameId = GameId::Olowuka;
 
-/// `--game` and `-o`: a game and its variant options.
+/// The long help of `-o` in play and render: the option words, with the
+/// games they apply to (filter's says what it selects).
+fn option_long_help() -> String {
+    crate::meta::option_help("A variant option (repeatable), e.g. `-o seeds=5 -o series-capture`.")
+}
+
+/// `--game` and `-o` of play: the game of new games and its variant
+/// options (a record to go on from names its own). The help of these
+/// flags is an attribute, not a doc comment: clap drops a doc comment's
+/// last full stop, and the help has kept it.
 #[derive(Debug, Clone, clap::Args)]
-pub struct GameFlags {
-    /// The game, for a game given on the command line (a record names its
-    /// own).
-    #[arg(long, short, value_parser = game_ids())]
-    pub game: Option<GameId>,
-    /// A variant option of --game (repeatable): e.g. `seeds=5`,
-    /// `series-capture`, `rounds=5`; --help lists them.
+pub struct NewGameFlags {
     #[arg(
+        long,
+        short,
+        help = "The game of new games (records carry their own).",
+        value_parser = game_ids(),
+        default_value = DEFAULT_GAME.as_str(),
+        conflicts_with = "records"
+    )]
+    pub game: Option<GameId>,
+    #[arg(
+        help = "A variant option of new games (repeatable): e.g. `seeds=5`, `series-capture`, \
+                `rounds=5`; --help lists them.",
         long = "option",
         short = 'o',
         value_name = "OPTION",
@@ -31,30 +46,68 @@ pub struct GameFlags {
         // The long help lists them with the games they apply to;
         // completions still offer them.
         hide_possible_values = true,
+        long_help = option_long_help(),
+        conflicts_with = "records"
+    )]
+    pub options: Vec<String>,
+}
+
+/// `--game` and `-o` of render: one game to draw instead of records.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DrawnGameFlags {
+    #[arg(
+        long,
+        short,
+        value_parser = game_ids(),
+        help = "Draw one game of this id instead of records: its start, or --setup, then --moves."
+    )]
+    pub game: Option<GameId>,
+    #[arg(
+        help = "A variant option of --game (repeatable); --help lists them.",
+        long = "option",
+        short = 'o',
+        value_name = "OPTION",
+        value_parser = OPTION_WORDS,
+        hide_possible_values = true,
+        long_help = option_long_help(),
+        requires = "game"
+    )]
+    pub options: Vec<String>,
+}
+
+/// `--game` and `-o` of filter: the games selected by id and options.
+#[derive(Debug, Clone, clap::Args)]
+pub struct GameFilterFlags {
+    #[arg(long, short, value_parser = game_ids(), help = "Only games of this id.")]
+    pub game: Option<GameId>,
+    #[arg(
+        help = "Only games whose Options tag has this word (repeatable: every word given).",
+        long = "option",
+        short = 'o',
+        value_name = "OPTION",
+        value_parser = OPTION_WORDS,
+        hide_possible_values = true,
         long_help = crate::meta::option_help(
-            "A variant option (repeatable), e.g. `-o seeds=5 -o series-capture`."
+            "Only games whose Options tag has this option word (repeatable: every word given \
+             must be there), e.g. `-o seeds=5`."
         )
     )]
     pub options: Vec<String>,
 }
 
-impl GameFlags {
-    /// The game named, or [`DEFAULT_GAME`].
-    #[must_use]
-    pub fn game_or_default(&self) -> GameId {
-        self.game.unwrap_or(DEFAULT_GAME)
-    }
-
-    /// The rules of the game named (or [`DEFAULT_GAME`]) with the options given,
-    /// under `lap_budget` (the default budget when `None`): every `-o`
-    /// value read as one list of option words, so that an option given
-    /// twice is refused wherever it stands.
-    pub fn rules(&self, lap_budget: Option<u32>) -> Result<Rules, String> {
-        let options: Options = self.options.join(" ").parse().map_err(|e| format!("{e}"))?;
-        Rules::new(self.game_or_default(), options)
-            .and_then(|r| r.with_lap_budget(lap_budget.unwrap_or(DEFAULT_LAP_BUDGET)))
-            .map_err(|e| e.to_string())
-    }
+/// The rules of `game` (or [`DEFAULT_GAME`]) with the `-o` values
+/// `options`, under `lap_budget` (the default budget when `None`): every
+/// value read as one list of option words, so that an option given twice
+/// is refused wherever it stands.
+pub fn rules_of(
+    game: Option<GameId>,
+    options: &[String],
+    lap_budget: Option<u32>,
+) -> Result<Rules, String> {
+    let options: Options = options.join(" ").parse().map_err(|e| format!("{e}"))?;
+    Rules::new(game.unwrap_or(DEFAULT_GAME), options)
+        .and_then(|r| r.with_lap_budget(lap_budget.unwrap_or(DEFAULT_LAP_BUDGET)))
+        .map_err(|e| e.to_string())
 }
 
 /// The game ids as clap's possible values, so that help, man pages and
@@ -97,7 +150,7 @@ impl TypedValueParser for Completed {
 }
 
 /// `-o`'s values: any text (a value may hold several words, which
-/// [`GameFlags::rules`] reads), completed with every flag option and
+/// [`rules_of`] reads), completed with every flag option and
 /// `seeds=N` for each seed count some game is played with.
 const OPTION_WORDS: Completed = Completed {
     check: |_| Ok(()),
@@ -232,11 +285,39 @@ pub struct QuietFlag {
     pub quiet: bool,
 }
 
-/// `--color`.
+/// `--color` of validate, analyze and filter: their error reports.
 #[derive(Debug, Clone, Copy, clap::Args)]
 pub struct ColorFlag {
-    /// When to colour diagrams and error reports.
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(
+        long,
+        value_enum,
+        default_value_t,
+        help = "When to colour the error reports."
+    )]
+    pub color: ColorChoice,
+}
+
+/// `--color` of render: its diagrams.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct DiagramColorFlag {
+    #[arg(
+        long,
+        value_enum,
+        default_value_t,
+        help = "Colour the lifted, last sown and captured holes."
+    )]
+    pub color: ColorChoice,
+}
+
+/// `--color` of play: the diagrams and error reports it writes on stderr.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct PlayColorFlag {
+    #[arg(
+        long,
+        value_enum,
+        default_value_t,
+        help = "When to colour diagrams and error reports on stderr."
+    )]
     pub color: ColorChoice,
 }
 
@@ -257,7 +338,7 @@ impl MaxErrorsFlag {
         self.max_errors.is_some_and(|n| invalid as u64 >= n)
     }
 
-    /// For a sink of [`crate::parallel::map_ordered`]: an error that stops
+    /// For a sink of [`mancala_parallel::map_ordered`]: an error that stops
     /// the run once `invalid` games are as many as the flag allows, which
     /// [`MaxErrorsFlag::stopped`] tells from a real failure.
     pub fn stop_at(&self, invalid: usize) -> io::Result<()> {
@@ -329,6 +410,28 @@ impl JobsFlag {
     /// The number of worker threads to run.
     #[must_use]
     pub fn threads(self) -> usize {
-        crate::parallel::jobs(self.jobs.map(usize::from))
+        mancala_parallel::jobs(self.jobs.map(usize::from))
+    }
+}
+
+/// `--jobs` of play: the threads of an engine match.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct MatchJobsFlag {
+    /// Worker threads of a match, 1 to 256 (default: all cores); the records keep the pairs' order
+    #[arg(
+        short,
+        long,
+        value_parser = clap::value_parser!(u16).range(1..=256),
+        requires = "pairs",
+        help_heading = "Engine matches"
+    )]
+    pub jobs: Option<u16>,
+}
+
+impl MatchJobsFlag {
+    /// The number of worker threads to run.
+    #[must_use]
+    pub fn threads(self) -> usize {
+        mancala_parallel::jobs(self.jobs.map(usize::from))
     }
 }

@@ -329,16 +329,16 @@ pub struct Games {
 }
 
 impl Games {
-    /// How [`crate::parallel::map_ordered`] reads these games: in turn when
+    /// How [`mancala_parallel::map_ordered`] reads these games: in turn when
     /// every input is a regular file (or cannot be opened), since reading
     /// then never waits for a producer; else on a reader thread that may
     /// wait for ever.
     #[must_use]
-    pub fn reading(&self) -> crate::parallel::Reading {
+    pub fn reading(&self) -> mancala_parallel::Reading {
         if self.never_waits {
-            crate::parallel::Reading::InTurns
+            mancala_parallel::Reading::InTurns
         } else {
-            crate::parallel::Reading::OwnThread
+            mancala_parallel::Reading::OwnThread
         }
     }
 }
@@ -408,7 +408,7 @@ mod tests {
         };
         assert_eq!(
             games(&names(&[&file, &missing])).reading(),
-            crate::parallel::Reading::InTurns
+            mancala_parallel::Reading::InTurns
         );
         assert_eq!(games(&names(&[&file])).count(), 1);
         #[cfg(unix)]

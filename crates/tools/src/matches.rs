@@ -23,13 +23,13 @@ use mancala_rules::{DEFAULT_LAP_BUDGET, Game, PlayErrorKind, Position, Rules, Si
 
 use crate::input::{self, InputName};
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
-use crate::parallel::{self, Delivery, Reading};
 use crate::play::{
     Args, Continuable, MAX_PLY_BYTES, MAX_RECORD_BYTES, Session, continuable, mix, noun,
     undecided_note,
 };
 use crate::progress::Progress;
-use crate::stats::{Estimate, Pentanomial, Verdict, Wdl};
+use crate::stats::{Estimate, Pentanomial, Sprt, Verdict, Wdl};
+use mancala_parallel::{self as parallel, Delivery, Reading};
 
 /// A time control: a fixed time per move, or a clock with an increment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -360,6 +360,37 @@ impl Match<'_> {
 
     /// Game `number` of the match from `opening`, the first engine sitting
     /// South when `swap` is 0, North when 1.
+    /// The record game `number` starts from: the opening's, with the
+    /// match's tags and the engines of each side (`engine_of`); a tag
+    /// that cannot be set is an error in `notes`.
+    fn game_record(
+        &self,
+        opening: &Opening,
+        number: u64,
+        engine_of: [usize; 2],
+        notes: &mut Vec<String>,
+    ) -> Record {
+        let mut record = opening.record.clone();
+        record.tags.event = Some("mancala-play match".to_owned());
+        record.tags.round = Some(number.to_string());
+        record.tags.south = Some(self.names[engine_of[0]].clone());
+        record.tags.north = Some(self.names[engine_of[1]].clone());
+        let mut set = |record: &mut Record, name: &str, value: String| {
+            if let Err(e) = record.set_tag(name, value) {
+                notes.push(format!("error: game {number}: {e}"));
+            }
+        };
+        set(&mut record, "Seed", self.args.seed.to_string());
+        if let Some(time) = self.time {
+            set(&mut record, "TimeControl", time.to_string());
+        }
+        let budget = opening.game.position().rules().lap_budget();
+        if budget != DEFAULT_LAP_BUDGET {
+            set(&mut record, check::LAP_BUDGET_TAG, budget.to_string());
+        }
+        record
+    }
+
     fn play_game(&self, opening: &Opening, number: u64, swap: usize) -> Played {
         let args = self.args;
         // The engine of each side: the first engine's index is `swap`.
@@ -371,25 +402,8 @@ impl Match<'_> {
                 self.specs[engine].build(mix(args.seed, number * 2 + side as u64))
             })
             .collect();
-        let mut record = opening.record.clone();
-        record.tags.event = Some("mancala-play match".to_owned());
-        record.tags.round = Some(number.to_string());
-        record.tags.south = Some(self.names[engine_of[0]].clone());
-        record.tags.north = Some(self.names[engine_of[1]].clone());
         let mut notes = Vec::new();
-        let mut set = |record: &mut Record, name: &str, value: String| {
-            if let Err(e) = record.set_tag(name, value) {
-                notes.push(format!("error: game {number}: {e}"));
-            }
-        };
-        set(&mut record, "Seed", args.seed.to_string());
-        if let Some(time) = self.time {
-            set(&mut record, "TimeControl", time.to_string());
-        }
-        let budget = opening.game.position().rules().lap_budget();
-        if budget != DEFAULT_LAP_BUDGET {
-            set(&mut record, check::LAP_BUDGET_TAG, budget.to_string());
-        }
+        let record = self.game_record(opening, number, engine_of, &mut notes);
         let mut session = Session::new(
             usize::try_from(number).unwrap_or(usize::MAX),
             opening.game.clone(),
@@ -454,16 +468,7 @@ impl Match<'_> {
         }
         // The first engine's side.
         let first = if swap == 0 { Side::South } else { Side::North };
-        let score = match (time_loss, session.game.outcome()) {
-            (Some(loser), _) if loser == first => Score::Loss,
-            (Some(_), _) => Score::Win,
-            (None, Some(outcome)) => match outcome.winner {
-                Some(winner) if winner == first => Score::Win,
-                Some(_) => Score::Loss,
-                None => Score::Draw,
-            },
-            (None, None) => Score::Unscored,
-        };
+        let score = score_of_game(first, time_loss, session.game.outcome());
         Played {
             plies: session.plies_total,
             record: session.record,
@@ -617,123 +622,176 @@ fn progress_line(m: &Match<'_>, tally: &Tally, total: u64) -> String {
 
 /// The summary that ends the match, in `format`.
 fn summary(m: &Match<'_>, tally: &Tally, stopped: Option<Verdict>, format: Format) -> String {
-    let wdl = [tally.wdl, tally.wdl.mirrored()];
-    let average = tally.plies as f64 / tally.games.max(1) as f64;
-    let estimate = tally.pentanomial.estimate();
-    let sprt = m.args.sprt.map(|sprt| {
-        let llr = sprt.llr(&tally.pentanomial);
-        (sprt, llr, sprt.verdict(llr))
-    });
-    let noun = m.rules.map_or("games", noun);
+    let facts = Facts {
+        wdl: [tally.wdl, tally.wdl.mirrored()],
+        average: tally.plies as f64 / tally.games.max(1) as f64,
+        estimate: tally.pentanomial.estimate(),
+        sprt: m.args.sprt.map(|sprt| {
+            let llr = sprt.llr(&tally.pentanomial);
+            (sprt, llr, sprt.verdict(llr))
+        }),
+        noun: m.rules.map_or("games", noun),
+    };
     match format {
-        Format::Json => {
-            let engines: Vec<serde_json::Value> = (0..2)
-                .map(|i| {
-                    serde_json::json!({
-                        "engine": m.names[i],
-                        "wins": wdl[i].wins,
-                        "draws": wdl[i].draws,
-                        "losses": wdl[i].losses,
-                        "score": score_of(&wdl[i]).map_or(serde_json::Value::Null, json_number),
-                        "time_losses": tally.time_losses[i],
-                    })
-                })
-                .collect();
-            let mut json = serde_json::json!({
-                "pairs": tally.pairs,
-                "games": tally.games,
-                "engines": engines,
-                "pentanomial": tally.pentanomial.0,
-                "unscored": tally.unscored,
-                "max_plies_reached": tally.capped,
-                "average_plies": json_number((average * 10.0).round() / 10.0),
-            });
-            if let Some(e) = estimate {
-                json["elo"] = serde_json::json!({
-                    "difference": json_number(e.elo),
-                    "low": e.interval.map_or(serde_json::Value::Null, |(low, _)| json_number(low)),
-                    "high": e.interval.map_or(serde_json::Value::Null, |(_, high)| json_number(high)),
-                });
-            }
-            if let Some((sprt, llr, verdict)) = sprt {
-                let (lower, upper) = sprt.bounds();
-                json["sprt"] = serde_json::json!({
-                    "elo0": sprt.elo0,
-                    "elo1": sprt.elo1,
-                    "alpha": sprt.alpha,
-                    "beta": sprt.beta,
-                    "llr": json_number(llr),
-                    "lower": lower,
-                    "upper": upper,
-                    "verdict": verdict_word(verdict),
-                    "stopped": stopped.is_some(),
-                });
-            }
-            format!("{json}\n")
-        }
-        Format::Text => {
-            let mut text = format!(
-                "match: {} {noun} in {} pairs, colours reversed in each pair\n",
-                tally.games, tally.pairs
-            );
-            let labels = labels(&m.names);
-            for (i, wdl) in wdl.iter().enumerate() {
-                let games = wdl.games();
-                text.push_str(&format!(
-                    "  {}: won {}, drawn {}, lost {}: {} of {games} ({}){}\n",
-                    labels[i],
-                    wdl.wins,
-                    wdl.draws,
-                    wdl.losses,
-                    wdl.points(),
-                    score_of(wdl).map_or("n/a".to_owned(), |s| format!("{:.1}%", 100.0 * s)),
-                    match tally.time_losses[i] {
-                        0 => String::new(),
-                        n => format!(", {n} lost on time"),
-                    }
-                ));
-            }
-            let p = tally.pentanomial.0;
-            text.push_str(&format!(
-                "  pairs (LL LD DD/WL WD WW): {} {} {} {} {}\n",
-                p[0], p[1], p[2], p[3], p[4]
-            ));
-            if let Some(e) = estimate {
-                text.push_str(&format!(
-                    "  Elo difference: {} (95% interval {}, pentanomial)\n",
-                    signed(e.elo),
-                    interval_text(&e, " to ")
-                ));
-            }
-            if let Some((sprt, llr, verdict)) = sprt {
-                let (lower, upper) = sprt.bounds();
-                let said = match verdict {
-                    Verdict::H0 => format!("H0 accepted (elo0 = {})", sprt.elo0),
-                    Verdict::H1 => format!("H1 accepted (elo1 = {})", sprt.elo1),
-                    Verdict::Continue => "no bound crossed".to_owned(),
-                };
-                text.push_str(&format!(
-                    "  SPRT {sprt}: LLR {llr:.2} (bounds {lower:.2}, {upper:.2}): {said}\n"
-                ));
-            }
-            if tally.unscored > 0 {
-                text.push_str(&format!(
-                    "  {} {noun} unfinished, not scored (their pairs not counted){}\n",
-                    tally.unscored,
-                    if tally.capped > 0 {
-                        format!(
-                            "; {} stopped at --max-plies ({})",
-                            tally.capped, m.args.max_plies
-                        )
-                    } else {
-                        String::new()
-                    }
-                ));
-            }
-            text.push_str(&format!("  {average:.1} plies on average\n"));
-            text
-        }
+        Format::Json => summary_json(m, tally, stopped, &facts),
+        Format::Text => summary_text(m, tally, &facts),
     }
+}
+
+/// A game's score for the first engine, playing `first`: lost on time
+/// (`time_loss`), or as the game's `outcome` says, or unscored.
+fn score_of_game(
+    first: Side,
+    time_loss: Option<Side>,
+    outcome: Option<mancala_rules::Outcome>,
+) -> Score {
+    match (time_loss, outcome) {
+        (Some(loser), _) if loser == first => Score::Loss,
+        (Some(_), _) => Score::Win,
+        (None, Some(outcome)) => match outcome.winner {
+            Some(winner) if winner == first => Score::Win,
+            Some(_) => Score::Loss,
+            None => Score::Draw,
+        },
+        (None, None) => Score::Unscored,
+    }
+}
+
+/// What a match's summary says, worked out from its tally.
+struct Facts {
+    /// Each engine's wins, draws and losses.
+    wdl: [Wdl; 2],
+    /// Plies a game.
+    average: f64,
+    estimate: Option<Estimate>,
+    /// The SPRT, its log-likelihood ratio and its verdict.
+    sprt: Option<(Sprt, f64, Verdict)>,
+    noun: &'static str,
+}
+
+/// [`summary`] as one JSON object.
+fn summary_json(m: &Match<'_>, tally: &Tally, stopped: Option<Verdict>, facts: &Facts) -> String {
+    let Facts {
+        wdl,
+        average,
+        estimate,
+        sprt,
+        ..
+    } = *facts;
+    let engines: Vec<serde_json::Value> = (0..2)
+        .map(|i| {
+            serde_json::json!({
+                "engine": m.names[i],
+                "wins": wdl[i].wins,
+                "draws": wdl[i].draws,
+                "losses": wdl[i].losses,
+                "score": score_of(&wdl[i]).map_or(serde_json::Value::Null, json_number),
+                "time_losses": tally.time_losses[i],
+            })
+        })
+        .collect();
+    let mut json = serde_json::json!({
+        "pairs": tally.pairs,
+        "games": tally.games,
+        "engines": engines,
+        "pentanomial": tally.pentanomial.0,
+        "unscored": tally.unscored,
+        "max_plies_reached": tally.capped,
+        "average_plies": json_number((average * 10.0).round() / 10.0),
+    });
+    if let Some(e) = estimate {
+        json["elo"] = serde_json::json!({
+            "difference": json_number(e.elo),
+            "low": e.interval.map_or(serde_json::Value::Null, |(low, _)| json_number(low)),
+            "high": e.interval.map_or(serde_json::Value::Null, |(_, high)| json_number(high)),
+        });
+    }
+    if let Some((sprt, llr, verdict)) = sprt {
+        let (lower, upper) = sprt.bounds();
+        json["sprt"] = serde_json::json!({
+            "elo0": sprt.elo0,
+            "elo1": sprt.elo1,
+            "alpha": sprt.alpha,
+            "beta": sprt.beta,
+            "llr": json_number(llr),
+            "lower": lower,
+            "upper": upper,
+            "verdict": verdict_word(verdict),
+            "stopped": stopped.is_some(),
+        });
+    }
+    format!("{json}\n")
+}
+
+/// [`summary`] in words, a line a fact.
+fn summary_text(m: &Match<'_>, tally: &Tally, facts: &Facts) -> String {
+    let Facts {
+        wdl,
+        average,
+        estimate,
+        sprt,
+        noun,
+    } = *facts;
+    let mut text = format!(
+        "match: {} {noun} in {} pairs, colours reversed in each pair\n",
+        tally.games, tally.pairs
+    );
+    let labels = labels(&m.names);
+    for (i, wdl) in wdl.iter().enumerate() {
+        let games = wdl.games();
+        text.push_str(&format!(
+            "  {}: won {}, drawn {}, lost {}: {} of {games} ({}){}\n",
+            labels[i],
+            wdl.wins,
+            wdl.draws,
+            wdl.losses,
+            wdl.points(),
+            score_of(wdl).map_or("n/a".to_owned(), |s| format!("{:.1}%", 100.0 * s)),
+            match tally.time_losses[i] {
+                0 => String::new(),
+                n => format!(", {n} lost on time"),
+            }
+        ));
+    }
+    let p = tally.pentanomial.0;
+    text.push_str(&format!(
+        "  pairs (LL LD DD/WL WD WW): {} {} {} {} {}\n",
+        p[0], p[1], p[2], p[3], p[4]
+    ));
+    if let Some(e) = estimate {
+        text.push_str(&format!(
+            "  Elo difference: {} (95% interval {}, pentanomial)\n",
+            signed(e.elo),
+            interval_text(&e, " to ")
+        ));
+    }
+    if let Some((sprt, llr, verdict)) = sprt {
+        let (lower, upper) = sprt.bounds();
+        let said = match verdict {
+            Verdict::H0 => format!("H0 accepted (elo0 = {})", sprt.elo0),
+            Verdict::H1 => format!("H1 accepted (elo1 = {})", sprt.elo1),
+            Verdict::Continue => "no bound crossed".to_owned(),
+        };
+        text.push_str(&format!(
+            "  SPRT {sprt}: LLR {llr:.2} (bounds {lower:.2}, {upper:.2}): {said}\n"
+        ));
+    }
+    if tally.unscored > 0 {
+        text.push_str(&format!(
+            "  {} {noun} unfinished, not scored (their pairs not counted){}\n",
+            tally.unscored,
+            if tally.capped > 0 {
+                format!(
+                    "; {} stopped at --max-plies ({})",
+                    tally.capped, m.args.max_plies
+                )
+            } else {
+                String::new()
+            }
+        ));
+    }
+    text.push_str(&format!("  {average:.1} plies on average\n"));
+    text
 }
 
 /// What stops a match early, as the sink's error: the SPRT's verdict, or a
@@ -751,123 +809,31 @@ impl std::error::Error for Stopped {}
 
 /// Runs a match; returns the exit code.
 pub fn run(args: &Args, pairs: u64) -> io::Result<u8> {
-    let color = args.color.color.for_stderr();
-    let mut specs = Vec::new();
-    for text in [&args.players.south, &args.players.north] {
-        match text.parse::<PlayerSpec>() {
-            Ok(spec) => specs.push(spec),
-            Err(e) => {
-                output::error_line(&format!(
-                    "error: a match is between engines: invalid player `{text}`: {e}"
-                ));
-                return Ok(EXIT_FAILURE);
-            }
-        }
-    }
-    let specs = [specs[0], specs[1]];
-    // A time control bounds every move, however deep the search may go.
-    if args.tc.is_none() {
-        for text in [&args.players.south, &args.players.north] {
-            if let Some(warning) = crate::play::deep_search_warning(text) {
-                output::error_line(&warning);
-            }
-        }
-    }
-    // The record tags name each engine with its own settings (a clock
-    // does not change them: the TimeControl tag says it).
-    let names = specs.map(|spec| match spec.seed {
-        Some(seed) => format!("{} seed={seed}", spec.build(0).name()),
-        None => spec.build(0).name(),
-    });
-    let (openings, invalid_openings) = match read_openings(args, color) {
-        Ok(read) => read,
-        Err((message, code)) => {
-            output::error_line(&message);
-            return Ok(code);
-        }
+    let (m, invalid_openings) = match match_of(args) {
+        Ok(set) => set,
+        Err(code) => return Ok(code),
     };
-    let rules = if openings.is_empty() {
-        match args.game.rules(args.lap_budget.lap_budget) {
-            Ok(rules) => Some(rules),
-            Err(e) => {
-                output::error_line(&format!("error: {e}"));
-                return Ok(EXIT_FAILURE);
-            }
-        }
-    } else {
-        Some(openings[0].game.position().rules())
+    let mut writing = Writing {
+        progress: Progress::new(Some(pairs), "pairs", !args.quiet.quiet),
+        out: output::stdout(),
+        first_record: true,
+        tally: Tally::default(),
+        failed: false,
+        refused: 0,
+        stopped: None,
     };
-    let m = Match {
-        args,
-        specs,
-        names,
-        rules,
-        openings,
-        time: args.tc,
-        margin: Duration::from_millis(args.time_margin),
-    };
-    let progress = Progress::new(Some(pairs), "pairs", !args.quiet.quiet);
-    let mut out = output::stdout();
-    let mut first_record = true;
-    let mut tally = Tally::default();
-    let mut failed = false;
-    let mut refused = 0;
-    let mut stopped = None;
     let ran = parallel::map_ordered(
         1..=pairs,
         Reading::InTurns,
         args.jobs.threads(),
         |_| parallel::HEAVY,
         |&pair| m.play_pair(pair),
-        |delivery| {
-            let played = match delivery {
-                Delivery::Idle => return progress.aside_of_stdout(|| out.flush()),
-                Delivery::Result(played) => played,
-            };
-            let games = match &played.games {
-                Ok(games) => games,
-                Err(e) => {
-                    failed = true;
-                    out.flush()?;
-                    progress.aside(|| output::error_line(e));
-                    return Err(io::Error::other(Stopped));
-                }
-            };
-            for game in games {
-                let number = game.record.tags.round.as_deref().unwrap_or("?");
-                if let Err(error) = write_record(
-                    &mut out,
-                    &game.record,
-                    number,
-                    args.format,
-                    &mut first_record,
-                )? {
-                    refused += 1;
-                    out.flush()?;
-                    progress.aside(|| output::error_line(&error));
-                }
-                for note in &game.notes {
-                    if !args.quiet.quiet || note.starts_with("error") {
-                        out.flush()?;
-                        progress.aside(|| output::error_line(note));
-                    }
-                }
+        |delivery| match delivery {
+            Delivery::Idle => {
+                let Writing { progress, out, .. } = &mut writing;
+                progress.aside_of_stdout(|| out.flush())
             }
-            progress.aside_of_stdout(|| out.flush())?;
-            tally.add(games);
-            progress.inc();
-            if !args.quiet.quiet && args.format == Format::Text {
-                let line = progress_line(&m, &tally, pairs);
-                progress.aside(|| output::error_line(&line));
-            }
-            if let Some(sprt) = args.sprt {
-                let verdict = sprt.verdict(sprt.llr(&tally.pentanomial));
-                if verdict != Verdict::Continue {
-                    stopped = Some(verdict);
-                    return Err(io::Error::other(Stopped));
-                }
-            }
-            Ok(())
+            Delivery::Result(played) => writing.pair(&m, played, pairs),
         },
     );
     match ran {
@@ -875,6 +841,15 @@ pub fn run(args: &Args, pairs: u64) -> io::Result<u8> {
         Err(e) if e.get_ref().is_some_and(|inner| inner.is::<Stopped>()) => {}
         Err(e) => return Err(e),
     }
+    let Writing {
+        mut out,
+        progress,
+        tally,
+        failed,
+        refused,
+        stopped,
+        ..
+    } = writing;
     out.flush()?;
     progress.finish(true);
     if failed {
@@ -902,6 +877,139 @@ pub fn run(args: &Args, pairs: u64) -> io::Result<u8> {
         output::error_line(text.trim_end());
     }
     Ok(code)
+}
+
+/// The match `args` ask for, and the number of openings left out as
+/// invalid; `Err` holds the exit code of a match that cannot be played
+/// (reported).
+fn match_of(args: &Args) -> Result<(Match<'_>, usize), u8> {
+    let color = args.color.color.for_stderr();
+    let mut specs = Vec::new();
+    for text in [&args.players.south, &args.players.north] {
+        match text.parse::<PlayerSpec>() {
+            Ok(spec) => specs.push(spec),
+            Err(e) => {
+                output::error_line(&format!(
+                    "error: a match is between engines: invalid player `{text}`: {e}"
+                ));
+                return Err(EXIT_FAILURE);
+            }
+        }
+    }
+    let specs = [specs[0], specs[1]];
+    // A time control bounds every move, however deep the search may go.
+    if args.tc.is_none() {
+        for text in [&args.players.south, &args.players.north] {
+            if let Some(warning) = crate::play::deep_search_warning(text) {
+                output::error_line(&warning);
+            }
+        }
+    }
+    // The record tags name each engine with its own settings (a clock
+    // does not change them: the TimeControl tag says it).
+    let names = specs.map(|spec| match spec.seed {
+        Some(seed) => format!("{} seed={seed}", spec.build(0).name()),
+        None => spec.build(0).name(),
+    });
+    let (openings, invalid_openings) = match read_openings(args, color) {
+        Ok(read) => read,
+        Err((message, code)) => {
+            output::error_line(&message);
+            return Err(code);
+        }
+    };
+    let rules = if openings.is_empty() {
+        match crate::flags::rules_of(
+            args.game.game,
+            &args.game.options,
+            args.lap_budget.lap_budget,
+        ) {
+            Ok(rules) => Some(rules),
+            Err(e) => {
+                output::error_line(&format!("error: {e}"));
+                return Err(EXIT_FAILURE);
+            }
+        }
+    } else {
+        Some(openings[0].game.position().rules())
+    };
+    let m = Match {
+        args,
+        specs,
+        names,
+        rules,
+        openings,
+        time: args.tc,
+        margin: Duration::from_millis(args.time_margin),
+    };
+    Ok((m, invalid_openings))
+}
+
+/// The writing of a match's records, pair by pair, and its tally.
+struct Writing {
+    progress: Progress,
+    out: output::Stdout,
+    first_record: bool,
+    tally: Tally,
+    /// A pair could not be played: the match stopped.
+    failed: bool,
+    /// Records not written for their size.
+    refused: usize,
+    /// The SPRT's verdict, once it stopped the match.
+    stopped: Option<Verdict>,
+}
+
+impl Writing {
+    /// Writes a pair's records and notes, counts its games and tells the
+    /// progress; an error ([`Stopped`]) stops the match when the pair
+    /// failed or the SPRT has its verdict.
+    fn pair(&mut self, m: &Match<'_>, played: &PairPlayed, pairs: u64) -> io::Result<()> {
+        let args = m.args;
+        let games = match &played.games {
+            Ok(games) => games,
+            Err(e) => {
+                self.failed = true;
+                self.out.flush()?;
+                self.progress.aside(|| output::error_line(e));
+                return Err(io::Error::other(Stopped));
+            }
+        };
+        for game in games {
+            let number = game.record.tags.round.as_deref().unwrap_or("?");
+            if let Err(error) = write_record(
+                &mut self.out,
+                &game.record,
+                number,
+                args.format,
+                &mut self.first_record,
+            )? {
+                self.refused += 1;
+                self.out.flush()?;
+                self.progress.aside(|| output::error_line(&error));
+            }
+            for note in &game.notes {
+                if !args.quiet.quiet || note.starts_with("error") {
+                    self.out.flush()?;
+                    self.progress.aside(|| output::error_line(note));
+                }
+            }
+        }
+        self.progress.aside_of_stdout(|| self.out.flush())?;
+        self.tally.add(games);
+        self.progress.inc();
+        if !args.quiet.quiet && args.format == Format::Text {
+            let line = progress_line(m, &self.tally, pairs);
+            self.progress.aside(|| output::error_line(&line));
+        }
+        if let Some(sprt) = args.sprt {
+            let verdict = sprt.verdict(sprt.llr(&self.tally.pentanomial));
+            if verdict != Verdict::Continue {
+                self.stopped = Some(verdict);
+                return Err(io::Error::other(Stopped));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Writes a record as `format` asks, records in MGN parted by a blank line;

@@ -124,51 +124,7 @@ pub fn page(
         .position(|i| matches!(i, Item::Move { .. }))
         .unwrap_or(items.len());
     let lead = &items[..lead_len];
-    // The comments before the first move stay whole: no heading shows
-    // the start's evaluation.
-    let lead_comments: Vec<String> = lead
-        .iter()
-        .filter_map(|i| match i {
-            Item::Comment { comment } => Some(comment.trim().to_owned()),
-            _ => None,
-        })
-        .collect();
-    let mut first = position_frame(&start);
-    first.board.over = over_at_start.is_some();
-    first
-        .heading
-        .push(over_at_start.unwrap_or_else(|| "the starting position".to_owned()));
-    let mut page = Page::new(&first, facts);
-    let start_step = page.step(
-        &first,
-        StepAt {
-            notes: &lead_comments,
-            ..StepAt::default()
-        },
-    );
-    page.entry(start_step, "start", "", None);
-    for comment in &lead_comments {
-        page.note(NoteKind::Comment, comment);
-    }
-    page.end_entry();
-    let mut numbering = Numbering::new();
-    for item in lead {
-        numbering.token(&mut String::new(), item);
-    }
-    let mut lines = vec![Line {
-        id: 0,
-        name: String::new(),
-        numbering,
-        last_step: start_step,
-        before_last: start_step,
-        position_step: start_step,
-        last_marks: String::new(),
-        open: false,
-        rounds: Vec::new(),
-    }];
-    let mut opened = (facts.start_ply == 0).then_some(start_step);
-    let mut last_main = start_step;
-    let mut stuck = None;
+    let mut walk = Walk::start(lead, start, facts, max_laps, over_at_start);
     walk_line(
         Game::start(start),
         items,
@@ -184,179 +140,280 @@ pub fn page(
                 report,
                 then,
             } => {
-                let Some(line) = lines.last_mut() else {
-                    return;
-                };
-                let shown = after_move(then);
-                let mut label = String::new();
-                line.numbering.token(&mut label, item);
-                for item in then {
-                    if !matches!(item, Item::Nag { .. }) {
-                        line.numbering.token(&mut String::new(), item);
-                    }
-                }
-                let ply_of = Ply {
+                let ply = Ply {
                     number: ply,
                     mv,
                     before,
                     after: after.position(),
                     report,
                 };
-                let (ends, begun) = ended_by(&ply_of);
-                let eval_text = shown.eval.map(eval_value);
-                let mut notes = ends.clone();
-                if let Some(eval) = shown.eval {
-                    notes.push(eval_line(eval, mv.hole.side));
-                }
-                let at = StepAt {
-                    ply,
-                    line: line.id,
-                    ..StepAt::default()
-                };
-                if line.id == 0 {
-                    line.close(&mut page);
-                    // The ply's laps, the last one showing the game over when
-                    // the move ended it.
-                    if let Ok(laps) = lap_frames(before, mv, max_laps) {
-                        let count = laps.len().saturating_sub(1) as u64;
-                        for mut frame in laps.into_iter().skip(1) {
-                            let FrameKind::Lap { lap } = frame.kind else {
-                                continue;
-                            };
-                            frame.board.over |= lap == count && report.outcome.is_some();
-                            page.step(
-                                &frame,
-                                StepAt {
-                                    lap: Some(lap),
-                                    laps: count,
-                                    ..at
-                                },
-                            );
-                        }
-                    }
-                }
-                let Ok(mut frame) = ply_frame(before, mv, ply) else {
-                    return;
-                };
-                frame.board.over = report.outcome.is_some();
-                if let Some(first) = frame.heading.first_mut() {
-                    insert_marks(first, mv, &shown.marks);
-                }
-                frame.heading.extend(notes.iter().cloned());
-                for (k, variation) in shown.variations.iter().enumerate() {
-                    let name = match line.name.as_str() {
-                        "" => format!("{ply}.{}", k + 1),
-                        outer => format!("{outer}/{ply}.{}", k + 1),
-                    };
-                    frame.heading.push(variation_heading(&name, variation));
-                }
-                let step = page.step(
-                    &frame,
-                    StepAt {
-                        notes: &shown.comments,
-                        ..at
-                    },
-                );
-                line.before_last = line.position_step;
-                line.last_step = step;
-                line.position_step = step;
-                line.last_marks.clone_from(&shown.marks);
-                if line.id == 0 {
-                    if let Some(eval) = shown.eval {
-                        let south = match mv.hole.side {
-                            Side::South => eval.seeds(),
-                            Side::North => -eval.seeds(),
-                        };
-                        page.eval_point(step, ply, south, eval_text.as_deref().unwrap_or(""));
-                    }
-                    page.entry(step, &label, &shown.marks, eval_text.as_deref());
-                    line.open = true;
-                    for note in &ends {
-                        page.note(NoteKind::End, note);
-                    }
-                    for comment in &shown.comments {
-                        page.note(NoteKind::Comment, comment);
-                    }
-                    if ply == facts.start_ply {
-                        opened = Some(step);
-                    }
-                    last_main = step;
-                    // Each round begun: its refilled board, a step of its own.
-                    for mut frame in begun {
-                        let label = frame.heading.first().cloned().unwrap_or_default();
-                        frame.heading.truncate(1);
-                        let step = page.step(&frame, at);
-                        line.rounds.push((step, label));
-                        line.position_step = step;
-                    }
-                } else {
-                    page.variation_move(step, &label, &shown.marks, eval_text.as_deref());
-                    for note in &ends {
-                        page.note(NoteKind::End, note);
-                    }
-                    for comment in &shown.comments {
-                        page.note(NoteKind::Comment, comment);
-                    }
-                }
+                walk.step(&ply, item, then);
             }
             Walked::Enter {
                 ply,
                 number,
                 items: variation,
-            } => {
-                let Some(parent) = lines.last() else {
-                    return;
-                };
-                let name = match parent.name.as_str() {
-                    "" => format!("{ply}.{number}"),
-                    outer => format!("{outer}/{ply}.{number}"),
-                };
-                let best = number == 1 && is_mistake(&parent.last_marks);
-                // The variation replaces the parent's last move: it branches
-                // from the step before it.
-                let id = page.line(&name, parent.id, parent.last_step, parent.before_last, best);
-                page.open_variation(id, &name, best);
-                let mut numbering = parent.numbering.variation();
-                for item in variation
-                    .iter()
-                    .take_while(|i| !matches!(i, Item::Move { .. }))
-                {
-                    numbering.token(&mut String::new(), item);
-                }
-                let back = parent.before_last;
-                lines.push(Line {
-                    id,
-                    name,
-                    numbering,
-                    last_step: back,
-                    before_last: back,
-                    position_step: back,
-                    last_marks: String::new(),
-                    open: false,
-                    rounds: Vec::new(),
-                });
-            }
+            } => walk.enter(ply, number, variation),
             Walked::Leave => {
-                if lines.len() > 1 {
-                    lines.pop();
+                if walk.lines.len() > 1 {
+                    walk.lines.pop();
                 }
-                page.close_variation();
+                walk.page.close_variation();
             }
             Walked::Stuck(message) => {
-                if lines.len() == 1 {
-                    stuck = Some(message);
+                if walk.lines.len() == 1 {
+                    walk.stuck = Some(message);
                 } else {
-                    page.note(NoteKind::End, &message);
+                    walk.page.note(NoteKind::End, &message);
                 }
             }
         },
     );
-    if let Some(message) = stuck {
-        return Err(message);
+    walk.finish()
+}
+
+/// The page being written as the game is walked, with the lines (the main
+/// line and the variations entered) it is in.
+struct Walk<'f> {
+    page: Page,
+    /// The main line, then each variation entered and not yet left.
+    lines: Vec<Line>,
+    facts: &'f GameFacts,
+    max_laps: usize,
+    /// The step the page opens at (`--ply`), once walked.
+    opened: Option<usize>,
+    last_main: usize,
+    /// Why the main line could not be walked to its end.
+    stuck: Option<String>,
+}
+
+impl<'f> Walk<'f> {
+    /// The page's first step, `start` (`over_at_start`: the game is over
+    /// there), with the comments of `lead`, the items before the first
+    /// move.
+    fn start(
+        lead: &[Item],
+        start: Position,
+        facts: &'f GameFacts,
+        max_laps: usize,
+        over_at_start: Option<String>,
+    ) -> Walk<'f> {
+        // The comments before the first move stay whole: no heading shows
+        // the start's evaluation.
+        let lead_comments: Vec<String> = lead
+            .iter()
+            .filter_map(|i| match i {
+                Item::Comment { comment } => Some(comment.trim().to_owned()),
+                _ => None,
+            })
+            .collect();
+        let mut first = position_frame(&start);
+        first.board.over = over_at_start.is_some();
+        first
+            .heading
+            .push(over_at_start.unwrap_or_else(|| "the starting position".to_owned()));
+        let mut page = Page::new(&first, facts);
+        let start_step = page.step(
+            &first,
+            StepAt {
+                notes: &lead_comments,
+                ..StepAt::default()
+            },
+        );
+        page.entry(start_step, "start", "", None);
+        for comment in &lead_comments {
+            page.note(NoteKind::Comment, comment);
+        }
+        page.end_entry();
+        let mut numbering = Numbering::new();
+        for item in lead {
+            numbering.token(&mut String::new(), item);
+        }
+        let main = Line {
+            id: 0,
+            name: String::new(),
+            numbering,
+            last_step: start_step,
+            before_last: start_step,
+            position_step: start_step,
+            last_marks: String::new(),
+            open: false,
+            rounds: Vec::new(),
+        };
+        Walk {
+            page,
+            lines: vec![main],
+            facts,
+            max_laps,
+            opened: (facts.start_ply == 0).then_some(start_step),
+            last_main: start_step,
+            stuck: None,
+        }
     }
-    if let Some(main) = lines.first_mut() {
-        main.close(&mut page);
+
+    /// One move, `item` in the record, followed by `then` (its marks,
+    /// comments and variations).
+    fn step(&mut self, ply: &Ply<'_>, item: &Item, then: &[Item]) {
+        let (number, mv, report) = (ply.number, ply.mv, ply.report);
+        let Some(line) = self.lines.last_mut() else {
+            return;
+        };
+        let shown = after_move(then);
+        let mut label = String::new();
+        line.numbering.token(&mut label, item);
+        for item in then {
+            if !matches!(item, Item::Nag { .. }) {
+                line.numbering.token(&mut String::new(), item);
+            }
+        }
+        let (ends, begun) = ended_by(ply);
+        let mut notes = ends.clone();
+        if let Some(eval) = shown.eval {
+            notes.push(eval_line(eval, mv.hole.side));
+        }
+        let at = StepAt {
+            ply: number,
+            line: line.id,
+            ..StepAt::default()
+        };
+        if line.id == 0 {
+            line.close(&mut self.page);
+            lap_steps(&mut self.page, ply, self.max_laps, at);
+        }
+        let Ok(mut frame) = ply_frame(ply.before, mv, number) else {
+            return;
+        };
+        frame.board.over = report.outcome.is_some();
+        if let Some(first) = frame.heading.first_mut() {
+            insert_marks(first, mv, &shown.marks);
+        }
+        frame.heading.extend(notes.iter().cloned());
+        for (k, variation) in shown.variations.iter().enumerate() {
+            let name = match line.name.as_str() {
+                "" => format!("{number}.{}", k + 1),
+                outer => format!("{outer}/{number}.{}", k + 1),
+            };
+            frame.heading.push(variation_heading(&name, variation));
+        }
+        let step = self.page.step(
+            &frame,
+            StepAt {
+                notes: &shown.comments,
+                ..at
+            },
+        );
+        line.before_last = line.position_step;
+        line.last_step = step;
+        line.position_step = step;
+        line.last_marks.clone_from(&shown.marks);
+        let eval_text = shown.eval.map(eval_value);
+        if line.id == 0 {
+            if let Some(eval) = shown.eval {
+                let south = match mv.hole.side {
+                    Side::South => eval.seeds(),
+                    Side::North => -eval.seeds(),
+                };
+                self.page
+                    .eval_point(step, number, south, eval_text.as_deref().unwrap_or(""));
+            }
+            self.page
+                .entry(step, &label, &shown.marks, eval_text.as_deref());
+            line.open = true;
+        } else {
+            self.page
+                .variation_move(step, &label, &shown.marks, eval_text.as_deref());
+        }
+        for note in &ends {
+            self.page.note(NoteKind::End, note);
+        }
+        for comment in &shown.comments {
+            self.page.note(NoteKind::Comment, comment);
+        }
+        if line.id == 0 {
+            if number == self.facts.start_ply {
+                self.opened = Some(step);
+            }
+            self.last_main = step;
+            // Each round begun: its refilled board, a step of its own.
+            for mut frame in begun {
+                let label = frame.heading.first().cloned().unwrap_or_default();
+                frame.heading.truncate(1);
+                let step = self.page.step(&frame, at);
+                line.rounds.push((step, label));
+                line.position_step = step;
+            }
+        }
     }
-    page.open_at(opened.unwrap_or(last_main));
-    Ok(page.finish())
+
+    /// The `number`-th variation after ply `ply` begins, its items
+    /// `variation`.
+    fn enter(&mut self, ply: usize, number: usize, variation: &[Item]) {
+        let Some(parent) = self.lines.last() else {
+            return;
+        };
+        let name = match parent.name.as_str() {
+            "" => format!("{ply}.{number}"),
+            outer => format!("{outer}/{ply}.{number}"),
+        };
+        let best = number == 1 && is_mistake(&parent.last_marks);
+        // The variation replaces the parent's last move: it branches
+        // from the step before it.
+        let id = self
+            .page
+            .line(&name, parent.id, parent.last_step, parent.before_last, best);
+        self.page.open_variation(id, &name, best);
+        let mut numbering = parent.numbering.variation();
+        for item in variation
+            .iter()
+            .take_while(|i| !matches!(i, Item::Move { .. }))
+        {
+            numbering.token(&mut String::new(), item);
+        }
+        let back = parent.before_last;
+        self.lines.push(Line {
+            id,
+            name,
+            numbering,
+            last_step: back,
+            before_last: back,
+            position_step: back,
+            last_marks: String::new(),
+            open: false,
+            rounds: Vec::new(),
+        });
+    }
+
+    /// The page, or why the main line could not be walked.
+    fn finish(mut self) -> Result<String, String> {
+        if let Some(message) = self.stuck {
+            return Err(message);
+        }
+        if let Some(main) = self.lines.first_mut() {
+            main.close(&mut self.page);
+        }
+        self.page.open_at(self.opened.unwrap_or(self.last_main));
+        Ok(self.page.finish())
+    }
+}
+
+/// A main-line ply's laps, each a step; the last one shows the game over
+/// when the move ended it.
+fn lap_steps(page: &mut Page, ply: &Ply<'_>, max_laps: usize, at: StepAt<'_>) {
+    if let Ok(laps) = lap_frames(ply.before, ply.mv, max_laps) {
+        let count = laps.len().saturating_sub(1) as u64;
+        for mut frame in laps.into_iter().skip(1) {
+            let FrameKind::Lap { lap } = frame.kind else {
+                continue;
+            };
+            frame.board.over |= lap == count && ply.report.outcome.is_some();
+            page.step(
+                &frame,
+                StepAt {
+                    lap: Some(lap),
+                    laps: count,
+                    ..at
+                },
+            );
+        }
+    }
 }

@@ -14,7 +14,10 @@ use mancala_rules::{
 };
 
 use crate::diagnostic::{self, escape_controls};
-use crate::flags::{ColorFlag, GameFlags, HUMAN, LapBudgetFlag, PlayerFlags, QuietFlag};
+use crate::driver::{Driver, Step, Verdict, Writer};
+use crate::flags::{
+    HUMAN, LapBudgetFlag, MatchJobsFlag, NewGameFlags, PlayColorFlag, PlayerFlags, QuietFlag,
+};
 use crate::input::{self, InputName};
 use crate::moves_arg;
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
@@ -60,25 +63,13 @@ the 4 MiB the tools read, and was not written), 2 usage or I/O error.";
     name = "mancala-play",
     version,
     after_help = EXAMPLES,
-    mut_arg("game", |a| a
-        .default_value(crate::flags::DEFAULT_GAME.as_str())
-        .help("The game of new games (records carry their own).")
-        .conflicts_with("records")),
-    mut_arg("options", |a| a
-        .help("A variant option of new games (repeatable): e.g. `seeds=5`, `series-capture`, `rounds=5`; --help lists them.")
-        .conflicts_with("records")),
-    mut_arg("color", |a| a.help("When to colour diagrams and error reports on stderr.")),
-    mut_arg("jobs", |a| a
-        .help("Worker threads of a match, 1 to 256 (default: all cores); the records keep the pairs' order")
-        .requires("pairs")
-        .help_heading("Engine matches")),
 )]
 pub struct Args {
     /// Records to continue (`-` for stdin): each is played on from its last
     /// position. Without records, new games are played.
     pub records: Vec<std::path::PathBuf>,
     #[command(flatten)]
-    pub game: GameFlags,
+    pub game: NewGameFlags,
     #[command(flatten)]
     pub players: PlayerFlags,
     /// Seed of every random choice: the same command prints the same games.
@@ -163,11 +154,11 @@ pub struct Args {
     )]
     pub sprt: Option<crate::stats::Sprt>,
     #[command(flatten)]
-    pub jobs: crate::flags::JobsFlag,
+    pub jobs: MatchJobsFlag,
     #[command(flatten)]
     pub quiet: QuietFlag,
     #[command(flatten)]
-    pub color: ColorFlag,
+    pub color: PlayColorFlag,
     #[command(flatten)]
     pub lap_budget: LapBudgetFlag,
     #[command(flatten)]
@@ -495,6 +486,12 @@ struct Tool<'a> {
     progress: Progress,
 }
 
+impl Writer for Tool<'_> {
+    fn stdout(&mut self) -> &mut output::Stdout {
+        &mut self.out
+    }
+}
+
 impl Tool<'_> {
     /// Whether a signal stopped the run: the game being played ends as
     /// with `quit`, and no other starts.
@@ -576,34 +573,8 @@ impl Tool<'_> {
             if session.game.outcome().is_some() || added >= budget || self.interrupted() {
                 break None;
             }
-            // A stop for size or --max-plies is only a stop in a game
-            // that is not over: settled first, it may be.
-            let full = session.text_bytes + MAX_PLY_BYTES > MAX_RECORD_BYTES;
-            if full || session.plies_total >= self.args.max_plies {
-                if let Err(e) = session.settle() {
-                    break Some(e);
-                }
-                if session.game.outcome().is_some() {
-                    break None;
-                }
-            }
-            if full {
-                self.note(&format!(
-                    "note: game {} stopped after {}: its record would pass the {MAX_RECORD_BYTES} bytes the tools read\n",
-                    session.number,
-                    plural(session.plies_total as u64, "ply")
-                ))?;
-                break None;
-            }
-            if session.plies_total >= self.args.max_plies {
-                session.capped = true;
-                let rules = session.game.position().rules();
-                self.note(&format!(
-                    "note: stopped after {} (--max-plies){}\n",
-                    plural(session.plies_total as u64, "ply"),
-                    rounds_hint(rules)
-                ))?;
-                break None;
+            if let Next::Stop(stop) = self.at_limit(session)? {
+                break stop;
             }
             let side = session.game.position().to_move();
             if unsettled
@@ -628,58 +599,10 @@ impl Tool<'_> {
                 }
             }
             settled = false;
-            // With a person at the board, each move is told in words: its
-            // steps are gathered as it is sown.
-            let mut steps = seat::MoveSteps::default();
-            let before = *session.game.position();
-            let (mv, played) = match &mut seats[side.index()] {
-                Seat::Engine(player, _) => match session.play_engine(player.as_mut()) {
-                    Some(Played { mv, report }) => {
-                        if human && report.is_ok() {
-                            // The engine played the move untraced; its
-                            // steps are traced again for the words alone.
-                            let _ = before.play_traced(mv, &mut steps);
-                        }
-                        (mv, report)
-                    }
-                    None => {
-                        // An engine finds no move it may play: when that is
-                        // the lap budget's doing (no verdict on some move),
-                        // say so.
-                        if let Some((mv, e)) = why_no_move(&session.game) {
-                            self.report(&undecided_note(session, mv, &e))?;
-                        }
-                        break None;
-                    }
-                },
-                Seat::Human => match self.ask_human(session, side)? {
-                    HumanTurn::Move(mv) => (mv, session.play_observed(mv, &mut steps)),
-                    HumanTurn::Quit => break None,
-                    HumanTurn::Undone => continue,
-                },
-            };
-            let report = match played {
-                Ok(report) => report,
-                // the lap budget: no verdict either way, so the game
-                // stops here, unfinished, and says why.
-                Err(
-                    e @ PlayError {
-                        kind: PlayErrorKind::Undecided { .. },
-                        ..
-                    },
-                ) => {
-                    self.report(&undecided_note(session, Some(mv), &e))?;
-                    break None;
-                }
-                Err(e) => {
-                    return Err(io::Error::other(format!(
-                        "the {side} player chose an illegal move {mv}: {e}"
-                    )));
-                }
-            };
-            if human {
-                let shown = before.canonical_move(mv);
-                self.report(&seat::move_note(side, shown, &before, &report, &steps))?;
+            match self.play_turn(session, seats, side, human)? {
+                Next::Go => {}
+                Next::Again => continue,
+                Next::Stop(stop) => break stop,
             }
             added += 1;
         };
@@ -695,6 +618,107 @@ impl Tool<'_> {
             self.show_end(session)?;
         }
         Ok(true)
+    }
+
+    /// Stops a game whose record is full or that reached `--max-plies`,
+    /// with a note; a stop is only a stop in a game that is not over:
+    /// settled first, it may be.
+    fn at_limit(&mut self, session: &mut Session) -> io::Result<Next> {
+        // A stop for size or --max-plies is only a stop in a game
+        // that is not over: settled first, it may be.
+        let full = session.text_bytes + MAX_PLY_BYTES > MAX_RECORD_BYTES;
+        if full || session.plies_total >= self.args.max_plies {
+            if let Err(e) = session.settle() {
+                return Ok(Next::Stop(Some(e)));
+            }
+            if session.game.outcome().is_some() {
+                return Ok(Next::Stop(None));
+            }
+        }
+        if full {
+            self.note(&format!(
+                "note: game {} stopped after {}: its record would pass the {MAX_RECORD_BYTES} bytes the tools read\n",
+                session.number,
+                plural(session.plies_total as u64, "ply")
+            ))?;
+            return Ok(Next::Stop(None));
+        }
+        if session.plies_total >= self.args.max_plies {
+            session.capped = true;
+            let rules = session.game.position().rules();
+            self.note(&format!(
+                "note: stopped after {} (--max-plies){}\n",
+                plural(session.plies_total as u64, "ply"),
+                rounds_hint(rules)
+            ))?;
+            return Ok(Next::Stop(None));
+        }
+        Ok(Next::Go)
+    }
+
+    /// One move of the game by the player of `side`, told in words when a
+    /// person is at the board (`human`).
+    fn play_turn(
+        &mut self,
+        session: &mut Session,
+        seats: &mut [Seat; 2],
+        side: Side,
+        human: bool,
+    ) -> io::Result<Next> {
+        // With a person at the board, each move is told in words: its
+        // steps are gathered as it is sown.
+        let mut steps = seat::MoveSteps::default();
+        let before = *session.game.position();
+        let (mv, played) = match &mut seats[side.index()] {
+            Seat::Engine(player, _) => match session.play_engine(player.as_mut()) {
+                Some(Played { mv, report }) => {
+                    if human && report.is_ok() {
+                        // The engine played the move untraced; its
+                        // steps are traced again for the words alone.
+                        let _ = before.play_traced(mv, &mut steps);
+                    }
+                    (mv, report)
+                }
+                None => {
+                    // An engine finds no move it may play: when that is
+                    // the lap budget's doing (no verdict on some move),
+                    // say so.
+                    if let Some((mv, e)) = why_no_move(&session.game) {
+                        self.report(&undecided_note(session, mv, &e))?;
+                    }
+                    return Ok(Next::Stop(None));
+                }
+            },
+            Seat::Human => match self.ask_human(session, side)? {
+                HumanTurn::Move(mv) => (mv, session.play_observed(mv, &mut steps)),
+                HumanTurn::Quit => return Ok(Next::Stop(None)),
+                HumanTurn::Undone => return Ok(Next::Again),
+            },
+        };
+        let report = match played {
+            Ok(report) => report,
+            // the lap budget: no verdict either way, so the game
+            // stops here, unfinished, and says why.
+            Err(
+                e @ PlayError {
+                    kind: PlayErrorKind::Undecided { .. },
+                    ..
+                },
+            ) => {
+                self.report(&undecided_note(session, Some(mv), &e))?;
+                return Ok(Next::Stop(None));
+            }
+            Err(e) => {
+                return Err(io::Error::other(format!(
+                    "the {side} player chose an illegal move {mv}: {e}"
+                )));
+            }
+        };
+        if human {
+            let shown = before.canonical_move(mv);
+            self.report(&seat::move_note(side, shown, &before, &report, &steps))?;
+        }
+        Ok(Next::Go)
     }
 
     fn show_end(&mut self, session: &Session) -> io::Result<()> {
@@ -733,18 +757,8 @@ impl Tool<'_> {
             // Only moves whose outcome the lap budget decides are offered;
             // the others are named, with why.
             let (decided, undecided) = decided_moves(&session.game);
-            if first_prompt && let Some((mv, e)) = undecided.first() {
-                let others: Vec<String> =
-                    undecided[1..].iter().map(|(m, _)| m.to_string()).collect();
-                let also = if others.is_empty() {
-                    String::new()
-                } else {
-                    format!(" (so are {})", others.join(" "))
-                };
-                let _ = writeln!(
-                    prompt,
-                    "not offered: {mv} is undecided under the lap budget{also}: {e}"
-                );
+            if first_prompt {
+                not_offered(&mut prompt, &undecided);
             }
             if decided.is_empty() {
                 self.report(&prompt)?;
@@ -753,72 +767,19 @@ impl Tool<'_> {
                 }
                 return Ok(HumanTurn::Quit);
             }
-            if let Some(arg) = &wants_direction {
-                let _ = write!(
-                    prompt,
-                    "{} sows which way? ccw (counter-clockwise) or cw (clockwise)> ",
-                    arg.mv
-                );
-            } else {
-                // A first move that chooses the direction: each hole once,
-                // when it may go either way.
-                let mut list: Vec<String> = decided.iter().map(|m| m.to_string()).collect();
-                let mut with = "";
-                if position.direction_due() {
-                    let mut holes: Vec<String> =
-                        decided.iter().map(|m| m.hole.to_string()).collect();
-                    holes.dedup();
-                    if holes.len() * 2 == decided.len() {
-                        list = holes;
-                        with = ", each :ccw or :cw";
-                    }
-                }
-                let _ = write!(
-                    prompt,
-                    "{side} to move [{}{with}] (help, hint, undo, quit)> ",
-                    list.join(" ")
-                );
-            }
+            ask_for(
+                &mut prompt,
+                &position,
+                side,
+                &decided,
+                wants_direction.as_ref(),
+            );
             self.report(&prompt)?;
-            let Some(seat) = &self.seat else {
-                return Ok(HumanTurn::Quit);
+            let word = match self.hear()? {
+                Heard::Word(word) => word,
+                Heard::Nothing => continue,
+                Heard::End => return Ok(HumanTurn::Quit),
             };
-            let line = match seat.next() {
-                Typed::Line(line) => line,
-                Typed::NotText => {
-                    self.report("that line is not UTF-8 text: type a move, or help\n")?;
-                    continue;
-                }
-                Typed::TooLong(bytes) => {
-                    self.report(&format!(
-                        "that line is {bytes} bytes long (at most {}): type a move, or help\n",
-                        seat::MAX_LINE
-                    ))?;
-                    continue;
-                }
-                Typed::End(reason) => {
-                    if let Some(reason) = reason {
-                        self.report(&format!("\nnote: {reason}; the game stops as with quit\n"))?;
-                    }
-                    return Ok(HumanTurn::Quit);
-                }
-                Typed::Stop(signal) => {
-                    self.report(&format!(
-                        "\nnote: {signal}: the game stops as with quit, and its record is written\n"
-                    ))?;
-                    return Ok(HumanTurn::Quit);
-                }
-            };
-            let (line, dropped) = seat::without_controls(&line);
-            let word = line.trim();
-            if word.is_empty() {
-                if dropped {
-                    self.report(
-                        "arrow and other control keys are ignored: type a move, or help\n",
-                    )?;
-                }
-                continue;
-            }
             let pending = wants_direction.take();
             match word.to_ascii_lowercase().as_str() {
                 "quit" | "q" => return Ok(HumanTurn::Quit),
@@ -845,55 +806,110 @@ impl Tool<'_> {
                     self.report(text)?;
                     return Ok(HumanTurn::Undone);
                 }
-                _ => {
-                    let typed = match (pending, seat::direction_word(word)) {
-                        (Some(mut arg), Some(dir)) => {
-                            arg.mv.dir = Some(dir);
-                            Ok(arg)
-                        }
-                        _ => moves_arg::parse_typed(word),
-                    };
-                    let arg = match typed {
-                        Ok(arg) => arg,
-                        // The message quotes what was typed (shortened).
-                        Err(e) => {
-                            self.report(&format!("{}\n", escape_controls(&e)))?;
-                            continue;
-                        }
-                    };
-                    let mv = seat::own_hole(arg.mv, side);
-                    // Asked only of a hole that can be played: another
-                    // is refused at once, below.
-                    if position.direction_due()
-                        && mv.dir.is_none()
-                        && decided.iter().any(|d| d.hole == mv.hole)
-                    {
-                        wants_direction = Some(moves_arg::MoveArg { mv, ..arg });
-                        continue;
-                    }
-                    match session.game.clone().play(mv) {
-                        Err(e) => {
-                            self.report(&format!(
-                                "illegal: {}\n",
-                                escape_controls(&e.to_string())
-                            ))?;
-                        }
-                        // A `+N` typed is checked as a record's is: a wrong
-                        // count is not played.
-                        Ok(report) => match arg.captured {
-                            Some(claimed) if claimed != report.gained[side.index()] => {
-                                let gained = report.gained[side.index()];
-                                self.report(&format!(
-                                    "{}; not played\n",
-                                    check::misannotation(mv, claimed, side, gained)
-                                ))?;
-                            }
-                            _ => return Ok(HumanTurn::Move(mv)),
-                        },
-                    }
-                }
+                _ => match self.typed_move(session, side, &word, pending, &decided)? {
+                    Answer::Play(mv) => return Ok(HumanTurn::Move(mv)),
+                    Answer::WhichWay(arg) => wants_direction = Some(arg),
+                    Answer::Again => {}
+                },
             }
         }
+    }
+
+    /// The next line typed at the human seat, without its control keys;
+    /// what is wrong with it said.
+    fn hear(&mut self) -> io::Result<Heard> {
+        let Some(seat) = &self.seat else {
+            return Ok(Heard::End);
+        };
+        let line = match seat.next() {
+            Typed::Line(line) => line,
+            Typed::NotText => {
+                self.report("that line is not UTF-8 text: type a move, or help\n")?;
+                return Ok(Heard::Nothing);
+            }
+            Typed::TooLong(bytes) => {
+                self.report(&format!(
+                    "that line is {bytes} bytes long (at most {}): type a move, or help\n",
+                    seat::MAX_LINE
+                ))?;
+                return Ok(Heard::Nothing);
+            }
+            Typed::End(reason) => {
+                if let Some(reason) = reason {
+                    self.report(&format!("\nnote: {reason}; the game stops as with quit\n"))?;
+                }
+                return Ok(Heard::End);
+            }
+            Typed::Stop(signal) => {
+                self.report(&format!(
+                    "\nnote: {signal}: the game stops as with quit, and its record is written\n"
+                ))?;
+                return Ok(Heard::End);
+            }
+        };
+        let (line, dropped) = seat::without_controls(&line);
+        let word = line.trim();
+        if word.is_empty() {
+            if dropped {
+                self.report("arrow and other control keys are ignored: type a move, or help\n")?;
+            }
+            return Ok(Heard::Nothing);
+        }
+        Ok(Heard::Word(word.to_owned()))
+    }
+
+    /// A move typed at the human seat by `side` (`pending`: a first move
+    /// typed before, whose direction `word` may give), among the moves
+    /// offered, `decided`.
+    fn typed_move(
+        &mut self,
+        session: &Session,
+        side: Side,
+        word: &str,
+        pending: Option<moves_arg::MoveArg>,
+        decided: &[Move],
+    ) -> io::Result<Answer> {
+        let position = session.game.position();
+        let typed = match (pending, seat::direction_word(word)) {
+            (Some(mut arg), Some(dir)) => {
+                arg.mv.dir = Some(dir);
+                Ok(arg)
+            }
+            _ => moves_arg::parse_typed(word),
+        };
+        let arg = match typed {
+            Ok(arg) => arg,
+            // The message quotes what was typed (shortened).
+            Err(e) => {
+                self.report(&format!("{}\n", escape_controls(&e)))?;
+                return Ok(Answer::Again);
+            }
+        };
+        let mv = seat::own_hole(arg.mv, side);
+        // Asked only of a hole that can be played: another
+        // is refused at once, below.
+        if position.direction_due() && mv.dir.is_none() && decided.iter().any(|d| d.hole == mv.hole)
+        {
+            return Ok(Answer::WhichWay(moves_arg::MoveArg { mv, ..arg }));
+        }
+        match session.game.clone().play(mv) {
+            Err(e) => {
+                self.report(&format!("illegal: {}\n", escape_controls(&e.to_string())))?;
+            }
+            // A `+N` typed is checked as a record's is: a wrong
+            // count is not played.
+            Ok(report) => match arg.captured {
+                Some(claimed) if claimed != report.gained[side.index()] => {
+                    let gained = report.gained[side.index()];
+                    self.report(&format!(
+                        "{}; not played\n",
+                        check::misannotation(mv, claimed, side, gained)
+                    ))?;
+                }
+                _ => return Ok(Answer::Play(mv)),
+            },
+        }
+        Ok(Answer::Again)
     }
 }
 
@@ -947,6 +963,87 @@ enum HumanTurn {
     Move(Move),
     Undone,
     Quit,
+}
+
+/// What a game does after a step of [`Tool::play_session`].
+enum Next {
+    /// Goes on.
+    Go,
+    /// Asks the same side again (a move undone at the human seat).
+    Again,
+    /// Stops, with what the lap budget left undecided, if that is why.
+    Stop(Option<PlayError>),
+}
+
+/// A line typed at the human seat.
+enum Heard {
+    Word(String),
+    /// Nothing to act on (an empty line, or one refused): ask again.
+    Nothing,
+    /// The input ended, or a signal stops the game.
+    End,
+}
+
+/// What a move typed at the human seat comes to.
+enum Answer {
+    Play(Move),
+    /// A first move typed without its direction: the next line gives it.
+    WhichWay(moves_arg::MoveArg),
+    /// Refused, and said why: ask again.
+    Again,
+}
+
+/// The line naming the moves the lap budget leaves undecided, which the
+/// human seat does not offer.
+fn not_offered(prompt: &mut String, undecided: &[(Move, PlayError)]) {
+    if let Some((mv, e)) = undecided.first() {
+        let others: Vec<String> = undecided[1..].iter().map(|(m, _)| m.to_string()).collect();
+        let also = if others.is_empty() {
+            String::new()
+        } else {
+            format!(" (so are {})", others.join(" "))
+        };
+        let _ = writeln!(
+            prompt,
+            "not offered: {mv} is undecided under the lap budget{also}: {e}"
+        );
+    }
+}
+
+/// The human seat's question: which way `wants_direction`'s move sows, or
+/// which of the moves `decided` `side` plays.
+fn ask_for(
+    prompt: &mut String,
+    position: &Position,
+    side: Side,
+    decided: &[Move],
+    wants_direction: Option<&moves_arg::MoveArg>,
+) {
+    if let Some(arg) = wants_direction {
+        let _ = write!(
+            prompt,
+            "{} sows which way? ccw (counter-clockwise) or cw (clockwise)> ",
+            arg.mv
+        );
+        return;
+    }
+    // A first move that chooses the direction: each hole once, when it may
+    // go either way.
+    let mut list: Vec<String> = decided.iter().map(|m| m.to_string()).collect();
+    let mut with = "";
+    if position.direction_due() {
+        let mut holes: Vec<String> = decided.iter().map(|m| m.hole.to_string()).collect();
+        holes.dedup();
+        if holes.len() * 2 == decided.len() {
+            list = holes;
+            with = ", each :ccw or :cw";
+        }
+    }
+    let _ = write!(
+        prompt,
+        "{side} to move [{}{with}] (help, hint, undo, quit)> ",
+        list.join(" ")
+    );
 }
 
 /// What a note on a game stopped at `--max-plies` adds: a match of rounds
@@ -1040,7 +1137,11 @@ impl Summary {
 }
 
 fn new_rules(args: &Args) -> Result<Rules, String> {
-    args.game.rules(args.lap_budget.lap_budget)
+    crate::flags::rules_of(
+        args.game.game,
+        &args.game.options,
+        args.lap_budget.lap_budget,
+    )
 }
 
 /// Runs the tool; returns the exit code.
@@ -1057,13 +1158,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     if let Some(pairs) = args.pairs {
         return crate::matches::run(args, pairs);
     }
-    let seats_for = |salt: u64| -> Result<[Seat; 2], String> {
-        Ok([
-            Seat::parse(&args.players.south, mix(args.seed, salt * 2))?,
-            Seat::parse(&args.players.north, mix(args.seed, salt * 2 + 1))?,
-        ])
-    };
-    if let Err(e) = seats_for(0) {
+    if let Err(e) = seats_for(args, 0) {
         output::error_line(&format!("error: {e}"));
         return Ok(EXIT_FAILURE);
     }
@@ -1095,155 +1190,20 @@ pub fn run(args: &Args) -> io::Result<u8> {
         },
         progress: Progress::new(None, "games", false),
     };
-    let mut summary = Summary::default();
-    let mut last_seats = None;
-    let mut summary_rules = None;
-    let mut unreadable = false;
-    if args.records.is_empty() {
-        let rules = match new_rules(args) {
-            Ok(rules) => rules,
-            Err(e) => {
-                output::error_line(&format!("error: {e}"));
-                return Ok(EXIT_FAILURE);
-            }
-        };
-        summary_rules = Some(rules);
-        // A person at the board needs no bar; a single game gets its
-        // spinner and elapsed time, cleared when it ends.
-        tool.progress = Progress::new(
-            Some(args.games as u64),
-            noun(rules),
-            !args.quiet.quiet && !humans,
-        );
-        for index in 0..args.games {
-            let number = args.first_game.saturating_add(index as u64);
-            let mut seats = seats_for(number).map_err(io::Error::other)?;
-            let game = match Game::new(Position::new(rules)) {
-                Ok((game, _)) => game,
-                // Whether the first player can move is undecided under the
-                // lap budget: no game can start.
-                Err(e) => {
-                    tool.out.flush()?;
-                    tool.progress.finish(false);
-                    let side = Position::new(rules).to_move();
-                    output::error_line(&format!(
-                        "error: game {number}: cannot start: whether {side} can move at ply 1 is undecided: {e} (--lap-budget)"
-                    ));
-                    return Ok(EXIT_FAILURE);
-                }
-            };
-            let mut record = Record::new(rules.game());
-            record.options = rules.options();
-            record.tags.event = Some("mancala-play".to_owned());
-            record.tags.south = Some(seats[0].name());
-            record.tags.north = Some(seats[1].name());
-            if args.games > 1 || args.first_game > 1 {
-                record.tags.round = Some(number.to_string());
-            }
-            record
-                .set_tag("Seed", args.seed.to_string())
-                .map_err(io::Error::other)?;
-            let budget = rules.lap_budget();
-            if budget != DEFAULT_LAP_BUDGET {
-                record
-                    .set_tag(check::LAP_BUDGET_TAG, budget.to_string())
-                    .map_err(io::Error::other)?;
-            }
-            let mut session = Session::new(
-                usize::try_from(number).unwrap_or(usize::MAX),
-                game,
-                record,
-                0,
-                args.format == Format::Json,
-            );
-            if tool.play_session(&mut session, &mut seats)? {
-                tool.write_record(&session.record, || format!("game {number}"))?;
-                summary.add(&session);
-            } else {
-                tool.invalid += 1;
-            }
-            tool.progress.inc();
-            last_seats = Some(seats);
-            if tool.interrupted() {
-                break;
-            }
+    let played = if args.records.is_empty() {
+        match play_new_games(&mut tool, humans)? {
+            Ok(played) => played,
+            Err(code) => return Ok(code),
         }
     } else {
-        let names: Vec<InputName> = input::inputs(&args.records, !args.quiet.quiet);
-        let mut index = 0u64;
-        for item in input::games(&names) {
-            let game = match item {
-                Ok(game) => game,
-                // Like validate and render: the other inputs are still
-                // played on, and the exit code says one failed.
-                Err(e) => {
-                    tool.out.flush()?;
-                    output::error_line(&e.report(&names));
-                    unreadable = true;
-                    continue;
-                }
-            };
-            index += 1;
-            let file = names[game.input].display();
-            let checked = game.check(args.lap_budget.lap_budget, Build::Record, None);
-            let Continuable {
-                mut record,
-                game: game_state,
-                plies,
-            } = match continuable(checked, file, &game.text, color) {
-                Ok(valid) => valid,
-                Err(diagnostics) => {
-                    tool.report(&diagnostics)?;
-                    tool.invalid += 1;
-                    continue;
-                }
-            };
-            let mut seats = seats_for(index).map_err(io::Error::other)?;
-            // Continued under another lap budget, the record says so: the
-            // other tools read it under that budget.
-            if let Some(budget) = args.lap_budget.lap_budget
-                && (budget != DEFAULT_LAP_BUDGET || record.tag(check::LAP_BUDGET_TAG).is_some())
-            {
-                record
-                    .set_tag(check::LAP_BUDGET_TAG, budget.to_string())
-                    .map_err(io::Error::other)?;
-            }
-            let mut session = Session::new(
-                index as usize,
-                game_state,
-                record,
-                plies,
-                args.format == Format::Json,
-            );
-            if tool.play_session(&mut session, &mut seats)? {
-                // The record's players stay; who played on is noted.
-                if session.plies_added > 0 {
-                    let note = format!(
-                        "after ply {plies}: south {}, north {}, seed {}",
-                        seats[0].name(),
-                        seats[1].name(),
-                        args.seed
-                    );
-                    session
-                        .record
-                        .set_tag("Continued", note)
-                        .map_err(io::Error::other)?;
-                }
-                let first_line = game.text.first_line;
-                tool.write_record(&session.record, || format!("{file}:{first_line}:1"))?;
-                summary.add(&session);
-                // The summary names the players and game of the last
-                // record, as a fresh run's does.
-                summary_rules = Some(session.game.position().rules());
-                last_seats = Some(seats);
-            } else {
-                tool.invalid += 1;
-            }
-            if tool.interrupted() {
-                break;
-            }
-        }
-    }
+        play_on_records(&mut tool)?
+    };
+    let RunPlayed {
+        summary,
+        last_seats,
+        rules: summary_rules,
+        unreadable,
+    } = played;
     tool.out.flush()?;
     tool.progress.finish(summary.games > 1);
     if summary.games > 1
@@ -1261,6 +1221,182 @@ pub fn run(args: &Args) -> io::Result<u8> {
     } else {
         EXIT_OK
     })
+}
+
+/// The seats of game `salt`, each engine seeded from `--seed` and the
+/// game.
+fn seats_for(args: &Args, salt: u64) -> Result<[Seat; 2], String> {
+    Ok([
+        Seat::parse(&args.players.south, mix(args.seed, salt * 2))?,
+        Seat::parse(&args.players.north, mix(args.seed, salt * 2 + 1))?,
+    ])
+}
+
+/// What a run played: the summary of its games, and the players and the
+/// game the summary names (the last record's).
+#[derive(Default)]
+struct RunPlayed {
+    summary: Summary,
+    last_seats: Option<[Seat; 2]>,
+    rules: Option<Rules>,
+    /// An input could not be read.
+    unreadable: bool,
+}
+
+/// Plays `--games` new games (at most); `Err` holds the exit code of a
+/// run that cannot start.
+fn play_new_games(tool: &mut Tool<'_>, humans: bool) -> io::Result<Result<RunPlayed, u8>> {
+    let args = tool.args;
+    let mut played = RunPlayed::default();
+    let rules = match new_rules(args) {
+        Ok(rules) => rules,
+        Err(e) => {
+            output::error_line(&format!("error: {e}"));
+            return Ok(Err(EXIT_FAILURE));
+        }
+    };
+    played.rules = Some(rules);
+    // A person at the board needs no bar; a single game gets its
+    // spinner and elapsed time, cleared when it ends.
+    tool.progress = Progress::new(
+        Some(args.games as u64),
+        noun(rules),
+        !args.quiet.quiet && !humans,
+    );
+    for index in 0..args.games {
+        let number = args.first_game.saturating_add(index as u64);
+        let mut seats = seats_for(args, number).map_err(io::Error::other)?;
+        let game = match Game::new(Position::new(rules)) {
+            Ok((game, _)) => game,
+            // Whether the first player can move is undecided under the
+            // lap budget: no game can start.
+            Err(e) => {
+                tool.out.flush()?;
+                tool.progress.finish(false);
+                let side = Position::new(rules).to_move();
+                output::error_line(&format!(
+                    "error: game {number}: cannot start: whether {side} can move at ply 1 is undecided: {e} (--lap-budget)"
+                ));
+                return Ok(Err(EXIT_FAILURE));
+            }
+        };
+        let mut record = Record::new(rules.game());
+        record.options = rules.options();
+        record.tags.event = Some("mancala-play".to_owned());
+        record.tags.south = Some(seats[0].name());
+        record.tags.north = Some(seats[1].name());
+        if args.games > 1 || args.first_game > 1 {
+            record.tags.round = Some(number.to_string());
+        }
+        record
+            .set_tag("Seed", args.seed.to_string())
+            .map_err(io::Error::other)?;
+        let budget = rules.lap_budget();
+        if budget != DEFAULT_LAP_BUDGET {
+            record
+                .set_tag(check::LAP_BUDGET_TAG, budget.to_string())
+                .map_err(io::Error::other)?;
+        }
+        let mut session = Session::new(
+            usize::try_from(number).unwrap_or(usize::MAX),
+            game,
+            record,
+            0,
+            args.format == Format::Json,
+        );
+        if tool.play_session(&mut session, &mut seats)? {
+            tool.write_record(&session.record, || format!("game {number}"))?;
+            played.summary.add(&session);
+        } else {
+            tool.invalid += 1;
+        }
+        tool.progress.inc();
+        played.last_seats = Some(seats);
+        if tool.interrupted() {
+            break;
+        }
+    }
+    Ok(Ok(played))
+}
+
+/// Plays on from every record read.
+fn play_on_records(tool: &mut Tool<'_>) -> io::Result<RunPlayed> {
+    let args = tool.args;
+    let color = tool.color;
+    let mut played = RunPlayed::default();
+    let names: Vec<InputName> = input::inputs(&args.records, !args.quiet.quiet);
+    let mut index = 0u64;
+    // Like validate and render: an unreadable input is reported, the
+    // other inputs are still played on, and the exit code says one
+    // failed.
+    let mut driver = Driver::new(&names, None);
+    driver.each(tool, |_, tool, file, game| {
+        index += 1;
+        let checked = game.check(args.lap_budget.lap_budget, Build::Record, None);
+        let Continuable {
+            mut record,
+            game: game_state,
+            plies,
+        } = match continuable(checked, file, &game.text, color) {
+            Ok(valid) => valid,
+            Err(diagnostics) => {
+                tool.report(&diagnostics)?;
+                tool.invalid += 1;
+                return Ok((Verdict::Invalid, Step::Next));
+            }
+        };
+        let mut seats = seats_for(args, index).map_err(io::Error::other)?;
+        // Continued under another lap budget, the record says so: the
+        // other tools read it under that budget.
+        if let Some(budget) = args.lap_budget.lap_budget
+            && (budget != DEFAULT_LAP_BUDGET || record.tag(check::LAP_BUDGET_TAG).is_some())
+        {
+            record
+                .set_tag(check::LAP_BUDGET_TAG, budget.to_string())
+                .map_err(io::Error::other)?;
+        }
+        let mut session = Session::new(
+            index as usize,
+            game_state,
+            record,
+            plies,
+            args.format == Format::Json,
+        );
+        let verdict = if tool.play_session(&mut session, &mut seats)? {
+            // The record's players stay; who played on is noted.
+            if session.plies_added > 0 {
+                let note = format!(
+                    "after ply {plies}: south {}, north {}, seed {}",
+                    seats[0].name(),
+                    seats[1].name(),
+                    args.seed
+                );
+                session
+                    .record
+                    .set_tag("Continued", note)
+                    .map_err(io::Error::other)?;
+            }
+            let first_line = game.text.first_line;
+            tool.write_record(&session.record, || format!("{file}:{first_line}:1"))?;
+            played.summary.add(&session);
+            // The summary names the players and game of the last
+            // record, as a fresh run's does.
+            played.rules = Some(session.game.position().rules());
+            played.last_seats = Some(seats);
+            Verdict::Valid
+        } else {
+            tool.invalid += 1;
+            Verdict::Invalid
+        };
+        let step = if tool.interrupted() {
+            Step::Stop
+        } else {
+            Step::Next
+        };
+        Ok((verdict, step))
+    })?;
+    played.unreadable = driver.tally.unreadable > 0;
+    Ok(played)
 }
 
 /// A record to go on from: valid, with the game as its moves left it, the

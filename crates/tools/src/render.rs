@@ -9,10 +9,11 @@ use mancala_rules::{EndReason, Move, PlayError, Position, RoundEnd, Rules, plura
 use serde::Serialize;
 
 use crate::diagnostic;
+use crate::driver::{Driver, Step, Verdict, Writer};
 use crate::flags::{
-    ColorFlag, GameFlags, LapBudgetFlag, MaxErrorsFlag, QuietFlag, RecordFilesFlag,
+    DiagramColorFlag, DrawnGameFlags, LapBudgetFlag, MaxErrorsFlag, QuietFlag, RecordFilesFlag,
 };
-use crate::input::{self, InputName, SourcedGame};
+use crate::input::{self, InputName};
 use crate::moves_arg;
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::page;
@@ -52,12 +53,6 @@ Exit status: 0 ok, 1 some game invalid (the others are still drawn), 2 usage or 
     name = "mancala-render",
     version,
     after_help = EXAMPLES,
-    mut_arg("game", |a| a
-        .help("Draw one game of this id instead of records: its start, or --setup, then --moves.")),
-    mut_arg("options", |a| a
-        .help("A variant option of --game (repeatable); --help lists them.")
-        .requires("game")),
-    mut_arg("color", |a| a.help("Colour the lifted, last sown and captured holes.")),
 )]
 pub struct Args {
     #[command(flatten)]
@@ -92,7 +87,7 @@ pub struct Args {
     #[arg(long, requires = "game")]
     pub setup: Option<String>,
     #[command(flatten)]
-    pub game: GameFlags,
+    pub game: DrawnGameFlags,
     /// Moves to play from the --setup position (or the start of --game).
     #[arg(long, requires = "game")]
     pub moves: Option<String>,
@@ -100,7 +95,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t)]
     pub style: DrawStyle,
     #[command(flatten)]
-    pub color: ColorFlag,
+    pub color: DiagramColorFlag,
     /// `text`: diagrams; `json`: the same frames as data, one game per
     /// line; `svg`: a picture per diagram; `html`: a page per game to step
     /// through it (--ply N: the ply it opens at).
@@ -352,29 +347,33 @@ impl Drawing {
     }
 }
 
-/// The frames of one valid game, or a message when the selection does not
-/// exist in it. With `ignore_result`, a record whose only faults are its result or end
-/// reason (one built from the command line) is drawn all the same.
-fn frames_of(
-    check: impl FnOnce(&mut dyn FnMut(&Ply<'_>)) -> check::Checked,
-    selection: &Selection,
-    ignore_result: bool,
-) -> Result<(Drawing, check::Checked), String> {
-    let mut frames = Vec::new();
-    let mut error = None;
-    let mut start = None;
-    let mut before_selected = None;
-    let mut last_ply = None;
-    // The frames of plies, by index: the ply and its move, whose marks and
-    // evaluation go in the heading.
-    let mut frames_of_plies = Vec::new();
-    let mut on_ply = |ply: &Ply<'_>| {
-        if start.is_none() {
-            start = Some(*ply.before);
+/// What the replay of a game leaves for its drawing, ply by ply.
+#[derive(Default)]
+struct Gathered {
+    frames: Vec<Frame>,
+    /// A ply asked for that cannot be drawn.
+    error: Option<String>,
+    /// The position the first ply was played in.
+    start: Option<Position>,
+    /// `--laps N`: the position before ply N, and its move.
+    before_selected: Option<(Position, Move)>,
+    /// The last ply: the position before it, its move, and whether it
+    /// ended the game.
+    last_ply: Option<(Position, Move, bool)>,
+    /// The frames of plies, by index: the ply and its move, whose marks
+    /// and evaluation go in the heading.
+    frames_of_plies: Vec<(usize, usize, Move)>,
+}
+
+impl Gathered {
+    /// Takes what `selection` wants of one ply.
+    fn see(&mut self, selection: &Selection, ply: &Ply<'_>) {
+        if self.start.is_none() {
+            self.start = Some(*ply.before);
         }
         match selection {
             Selection::Final => {
-                last_ply = Some((*ply.before, ply.mv, ply.report.outcome.is_some()))
+                self.last_ply = Some((*ply.before, ply.mv, ply.report.outcome.is_some()))
             }
             Selection::AfterPly(n) => {
                 if ply.number == *n {
@@ -389,13 +388,14 @@ fn frames_of(
                     frame
                         .heading
                         .extend(begun.into_iter().flat_map(|f| f.heading));
-                    frames_of_plies.push((frames.len(), ply.number, ply.mv));
-                    frames.push(frame);
+                    self.frames_of_plies
+                        .push((self.frames.len(), ply.number, ply.mv));
+                    self.frames.push(frame);
                 }
             }
             Selection::Laps(n) => {
                 if ply.number == *n {
-                    before_selected = Some((*ply.before, ply.mv));
+                    self.before_selected = Some((*ply.before, ply.mv));
                 }
             }
             // Drawn from the record once it is checked.
@@ -408,10 +408,11 @@ fn frames_of(
                         Ok(mut frame) => {
                             frame.board.over = ply.report.outcome.is_some();
                             frame.heading.extend(notes);
-                            frames_of_plies.push((frames.len(), ply.number, ply.mv));
-                            frames.push(frame);
+                            self.frames_of_plies
+                                .push((self.frames.len(), ply.number, ply.mv));
+                            self.frames.push(frame);
                         }
-                        Err(e) => error = Some(e.to_string()),
+                        Err(e) => self.error = Some(e.to_string()),
                     }
                 }
                 // A new round's refilled board belongs to that round, shown
@@ -419,12 +420,43 @@ fn frames_of(
                 let next_round = ply.after.round() as usize;
                 let near = plies.contains(&ply.number) || plies.contains(&(ply.number + 1));
                 if near && rounds.contains(&next_round) {
-                    frames.extend(begun);
+                    self.frames.extend(begun);
                 }
             }
         }
-    };
-    let mut checked = check(&mut on_ply);
+    }
+
+    /// The marks, evaluations and variations of the record's plies, in
+    /// the headings of their frames.
+    fn annotate(&mut self, items: &[Item]) {
+        let evals = line_evals(items);
+        let after = after_moves(items);
+        let marks = line_marks(items);
+        for &(index, ply, mv) in &self.frames_of_plies {
+            let Some(frame) = self.frames.get_mut(index) else {
+                continue;
+            };
+            if let (Some(marks), Some(first)) = (marks.get(ply), frame.heading.first_mut()) {
+                insert_marks(first, mv, marks);
+            }
+            if let Some(Some(eval)) = evals.get(ply) {
+                frame.heading.push(eval_line(*eval, mv.hole.side));
+            }
+            frame.heading.extend(variation_headings(&after, ply));
+        }
+    }
+}
+
+/// The frames of one valid game, or a message when the selection does not
+/// exist in it. With `ignore_result`, a record whose only faults are its result or end
+/// reason (one built from the command line) is drawn all the same.
+fn frames_of(
+    check: impl FnOnce(&mut dyn FnMut(&Ply<'_>)) -> check::Checked,
+    selection: &Selection,
+    ignore_result: bool,
+) -> Result<(Drawing, check::Checked), String> {
+    let mut gathered = Gathered::default();
+    let mut checked = check(&mut |ply| gathered.see(selection, ply));
     if ignore_result {
         checked
             .problems
@@ -433,129 +465,91 @@ fn frames_of(
     if !checked.is_valid() {
         return Ok((illegal_ply_laps(&checked, selection), checked));
     }
-    if let Some(e) = error {
+    if let Some(e) = gathered.error.take() {
         return Err(e);
     }
     let replay = checked.replay.as_ref().ok_or("no replay")?;
     let parsed = checked.parsed.as_ref().ok_or("no record")?;
-    let game = replay.game.as_ref().ok_or("no game")?;
-    // The position the game starts from: the one the first ply was
-    // played in, or for a game of no plies, its set-up.
-    let first = || -> Result<Position, String> {
-        match start {
-            Some(position) => Ok(position),
-            None => {
-                let rules = replay.rules.ok_or("no rules")?;
-                check::start_position(parsed, rules).map_err(|p| p.message)
-            }
+    gathered.annotate(&parsed.record.items);
+    let drawing = drawing_of(selection, gathered, replay, parsed)?;
+    Ok((drawing, checked))
+}
+
+/// The position a game starts from: the one its first ply was played in
+/// (`start`), or for a game of no plies, its set-up.
+fn start_of(
+    start: Option<Position>,
+    replay: &check::Replay,
+    parsed: &ParsedGame,
+) -> Result<Position, String> {
+    match start {
+        Some(position) => Ok(position),
+        None => {
+            let rules = replay.rules.ok_or("no rules")?;
+            check::start_position(parsed, rules).map_err(|p| p.message)
         }
-    };
-    let evals = line_evals(&parsed.record.items);
-    let after = after_moves(&parsed.record.items);
-    let marks = line_marks(&parsed.record.items);
-    for (index, ply, mv) in frames_of_plies {
-        let Some(frame) = frames.get_mut(index) else {
-            continue;
-        };
-        if let (Some(marks), Some(first)) = (marks.get(ply), frame.heading.first_mut()) {
-            insert_marks(first, mv, marks);
-        }
-        if let Some(Some(eval)) = evals.get(ply) {
-            frame.heading.push(eval_line(*eval, mv.hole.side));
-        }
-        frame.heading.extend(variation_headings(&after, ply));
     }
+}
+
+/// The drawing `selection` asks for, once the game is replayed: the
+/// frames gathered, and the frame the selection adds (the final position,
+/// a variation's, the start), or why there is nothing to draw.
+fn drawing_of(
+    selection: &Selection,
+    mut g: Gathered,
+    replay: &check::Replay,
+    parsed: &ParsedGame,
+) -> Result<Drawing, String> {
+    let game = replay.game.as_ref().ok_or("no game")?;
+    let first = |start| start_of(start, replay, parsed);
     match selection {
         Selection::Final => {
-            // A game that ended on a move is drawn as that move left the
-            // board (an endless one under `endless-ends-game`: as it was),
-            // before each side took its row's seeds: the score line says
-            // what they came to. A game over before its first move (the
-            // side to move could not) is drawn as it was set up, as
-            // `--ply 0` draws it; one whose first round ended at once but
-            // goes on, with the next round's refilled board.
-            let shown = match last_ply {
-                Some((before, mv, true)) => match before.play(mv) {
-                    Ok(
-                        mancala_rules::Played::Finite { position, .. }
-                        | mancala_rules::Played::Endless { position, .. },
-                    ) => position,
-                    _ => *game.position(),
-                },
-                None if replay.outcome().is_some() => first()?,
-                _ => *game.position(),
-            };
-            let mut frame = position_frame(&shown);
-            frame.board.over = replay.outcome().is_some();
-            frame
-                .heading
-                .push(outcome_line(parsed.record.result, replay));
-            if let (Some((before, ..)), Some(Some(eval))) = (last_ply, evals.get(replay.plies)) {
-                frame.heading.push(eval_line(*eval, before.to_move()));
-            }
-            frame.heading.retain(|h| !h.is_empty());
-            frames.push(frame);
+            let frame = final_frame(&g, replay, parsed, first)?;
+            g.frames.push(frame);
         }
         Selection::Variation { path, ply } => {
-            let line = line_of(&parsed.record, first()?, path)?;
-            let shown = ply.unwrap_or(line.last_ply());
-            let Some((position, mv, eval)) = line.after(shown) else {
-                return Err(format!(
-                    "there is no ply {shown} in variation {path}: it runs from ply {} (from the position after ply {}) to ply {}",
-                    line.first_ply,
-                    line.first_ply - 1,
-                    line.last_ply()
-                ));
-            };
-            let mut frame = position_frame(position);
-            frame.heading.push(match mv {
-                Some(mv) => format!("variation {path}, after ply {shown}: {mv}"),
-                None => format!("variation {path} branches from here, after ply {shown}"),
-            });
-            if let (Some(eval), Some(mover)) = (eval, mv.map(|mv| mv.hole.side)) {
-                frame.heading.push(eval_line(eval, mover));
-            }
-            frames.push(frame);
+            let frame = variation_frame(path, *ply, g.start, parsed, first)?;
+            g.frames.push(frame);
         }
-        Selection::AfterPly(0) if frames.is_empty() => {
-            let mut frame = position_frame(&first()?);
+        Selection::AfterPly(0) if g.frames.is_empty() => {
+            let mut frame = position_frame(&first(g.start)?);
             frame.heading.push("the starting position".to_owned());
-            frames.push(frame);
+            g.frames.push(frame);
         }
-        Selection::AfterPly(n) if frames.is_empty() => {
+        Selection::AfterPly(n) if g.frames.is_empty() => {
             return Err(format!(
                 "there is no ply {n}: the game has {}",
                 plural(replay.plies as u64, "ply")
             ));
         }
         Selection::Laps(n) => {
-            let Some((before, mv)) = before_selected else {
+            let Some((before, mv)) = g.before_selected else {
                 return Err(format!(
                     "there is no ply {n}: the game has {}",
                     plural(replay.plies as u64, "ply")
                 ));
             };
-            return Ok((Drawing::Laps { before, mv }, checked));
+            return Ok(Drawing::Laps { before, mv });
         }
         // An open range asks for every ply there is; of a game of none,
         // that is its set-up, drawn as `--ply 0` draws it and headed as
         // the game stands (over, or the starting position).
         Selection::Plies { plies, rounds }
-            if frames.is_empty()
+            if g.frames.is_empty()
                 && replay.plies == 0
                 && *plies.start() <= 1
                 && *plies.end() == usize::MAX
                 && rounds.contains(&(game.position().round() as usize)) =>
         {
-            let mut frame = position_frame(&first()?);
+            let mut frame = position_frame(&first(g.start)?);
             frame.board.over = replay.outcome().is_some();
             frame
                 .heading
                 .push(outcome_line(parsed.record.result, replay));
             frame.heading.retain(|h| !h.is_empty());
-            frames.push(frame);
+            g.frames.push(frame);
         }
-        Selection::Plies { .. } if frames.is_empty() => {
+        Selection::Plies { .. } if g.frames.is_empty() => {
             let rounds = game.position().round() as usize;
             return Err(if replay.rules.is_some_and(|r| r.game().has_rounds()) {
                 format!(
@@ -572,7 +566,75 @@ fn frames_of(
         }
         _ => {}
     }
-    Ok((Drawing::Frames(frames), checked))
+    Ok(Drawing::Frames(g.frames))
+}
+
+/// The last position of a game, headed by its outcome.
+fn final_frame(
+    g: &Gathered,
+    replay: &check::Replay,
+    parsed: &ParsedGame,
+    first: impl Fn(Option<Position>) -> Result<Position, String>,
+) -> Result<Frame, String> {
+    let game = replay.game.as_ref().ok_or("no game")?;
+    let evals = line_evals(&parsed.record.items);
+    // A game that ended on a move is drawn as that move left the
+    // board (an endless one under `endless-ends-game`: as it was),
+    // before each side took its row's seeds: the score line says
+    // what they came to. A game over before its first move (the
+    // side to move could not) is drawn as it was set up, as
+    // `--ply 0` draws it; one whose first round ended at once but
+    // goes on, with the next round's refilled board.
+    let shown = match g.last_ply {
+        Some((before, mv, true)) => match before.play(mv) {
+            Ok(
+                mancala_rules::Played::Finite { position, .. }
+                | mancala_rules::Played::Endless { position, .. },
+            ) => position,
+            _ => *game.position(),
+        },
+        None if replay.outcome().is_some() => first(g.start)?,
+        _ => *game.position(),
+    };
+    let mut frame = position_frame(&shown);
+    frame.board.over = replay.outcome().is_some();
+    frame
+        .heading
+        .push(outcome_line(parsed.record.result, replay));
+    if let (Some((before, ..)), Some(Some(eval))) = (g.last_ply, evals.get(replay.plies)) {
+        frame.heading.push(eval_line(*eval, before.to_move()));
+    }
+    frame.heading.retain(|h| !h.is_empty());
+    Ok(frame)
+}
+
+/// The position at ply `ply` (or the last) of the variation at `path`.
+fn variation_frame(
+    path: &VariationPath,
+    ply: Option<usize>,
+    start: Option<Position>,
+    parsed: &ParsedGame,
+    first: impl Fn(Option<Position>) -> Result<Position, String>,
+) -> Result<Frame, String> {
+    let line = line_of(&parsed.record, first(start)?, path)?;
+    let shown = ply.unwrap_or(line.last_ply());
+    let Some((position, mv, eval)) = line.after(shown) else {
+        return Err(format!(
+            "there is no ply {shown} in variation {path}: it runs from ply {} (from the position after ply {}) to ply {}",
+            line.first_ply,
+            line.first_ply - 1,
+            line.last_ply()
+        ));
+    };
+    let mut frame = position_frame(position);
+    frame.heading.push(match mv {
+        Some(mv) => format!("variation {path}, after ply {shown}: {mv}"),
+        None => format!("variation {path} branches from here, after ply {shown}"),
+    });
+    if let (Some(eval), Some(mover)) = (eval, mv.map(|mv| mv.hole.side)) {
+        frame.heading.push(eval_line(eval, mover));
+    }
+    Ok(frame)
 }
 
 /// Writes a move's marks (`?`, `!! $14`) after the move in its heading
@@ -619,7 +681,7 @@ fn illegal_ply_laps(checked: &check::Checked, selection: &Selection) -> Drawing 
 fn game_from_flags(args: &Args, color: bool) -> Result<(GameText, ParsedGame), (String, u8)> {
     let usage = |e: String| (format!("error: {e}\n"), EXIT_FAILURE);
     // The lap budget is applied where the record is checked.
-    let rules = args.game.rules(None).map_err(usage)?;
+    let rules = crate::flags::rules_of(args.game.game, &args.game.options, None).map_err(usage)?;
     let flag_error = |name: &str, text: &str, span: std::ops::Range<usize>, message: &str| {
         let mut report = String::new();
         diagnostic::render(
@@ -999,50 +1061,41 @@ pub fn run(args: &Args) -> io::Result<u8> {
                 return Ok(code);
             }
         }
-    } else {
-        let names: Vec<InputName> = input::inputs(&args.input.files, !args.quiet.quiet);
-        let mut failed = false;
-        for item in input::games(&names) {
-            match item {
-                Ok(SourcedGame {
-                    input,
-                    number,
-                    form,
-                    text,
-                }) => {
-                    tool.draw_game(names[input].display(), number, (form, &text), None)?;
-                    if args.max_errors.reached(tool.invalid) {
-                        tool.out.flush()?;
-                        output::error_line(&args.max_errors.note(tool.seen));
-                        break;
-                    }
-                }
-                Err(e) => {
-                    tool.out.flush()?;
-                    output::error_line(&e.report(&names));
-                    failed = true;
-                }
-            }
-        }
-        if failed {
-            if let Err(message) = tool.pictures.finish(&mut tool.out)? {
-                output::error_line(&message);
-            }
-            tool.out.flush()?;
+        let status = if tool.invalid > 0 {
+            EXIT_INVALID
+        } else {
+            EXIT_OK
+        };
+        return tool.finish(status);
+    }
+    let names: Vec<InputName> = input::inputs(&args.input.files, !args.quiet.quiet);
+    let mut driver = Driver::new(&names, Some(args.max_errors));
+    driver.each(&mut tool, |_, tool, file, game| {
+        let invalid = tool.invalid;
+        tool.draw_game(file, game.number, (game.form, &game.text), None)?;
+        Ok((Verdict::of(tool.invalid == invalid, false), Step::Next))
+    })?;
+    tool.finish(driver.tally.exit_status())
+}
+
+impl Tool<'_> {
+    /// The end of a run whose exit status is `status`: the picture files
+    /// closed (a failure there is the tool's), stdout flushed.
+    fn finish(&mut self, status: u8) -> io::Result<u8> {
+        if let Err(message) = self.pictures.finish(&mut self.out)? {
+            self.out.flush()?;
+            output::error_line(&message);
             return Ok(EXIT_FAILURE);
         }
+        self.out.flush()?;
+        Ok(status)
     }
-    if let Err(message) = tool.pictures.finish(&mut tool.out)? {
-        tool.out.flush()?;
-        output::error_line(&message);
-        return Ok(EXIT_FAILURE);
+}
+
+impl Writer for Tool<'_> {
+    fn stdout(&mut self) -> &mut output::Stdout {
+        &mut self.out
     }
-    tool.out.flush()?;
-    Ok(if tool.invalid > 0 {
-        EXIT_INVALID
-    } else {
-        EXIT_OK
-    })
 }
 
 #[cfg(test)]

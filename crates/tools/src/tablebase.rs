@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use mancala_rules::{Dir, Position, Rules, Setup, Side};
+use mancala_rules::{DEFAULT_LAP_BUDGET, Dir, GameId, Options, Position, Rules, Setup, Side};
 use mancala_tablebase::{BuildEvent, Tablebase, search_margin};
 
-use crate::flags::{GameFlags, JobsFlag, LapBudgetFlag, QuietFlag};
+use crate::flags::{JobsFlag, LapBudgetFlag, QuietFlag};
 use crate::output::{self, EXIT_FAILURE, EXIT_OK};
 
 const EXAMPLES: &str = "\
@@ -92,6 +92,17 @@ pub enum Command {
     },
 }
 
+/// `--game` and `-o`: the game whose database is built or checked.
+#[derive(Debug, Clone, clap::Args)]
+pub struct GameFlags {
+    /// The game.
+    #[arg(long, short)]
+    pub game: GameId,
+    /// A variant option (repeatable), e.g. `-o holes=4 -o seeds=3`.
+    #[arg(long = "option", short = 'o', value_name = "OPTION")]
+    pub options: Vec<String>,
+}
+
 /// `--tablebase`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct DirFlag {
@@ -108,7 +119,18 @@ impl DirFlag {
 }
 
 fn rules_of(game: &GameFlags, budget: &LapBudgetFlag) -> Result<Rules, u8> {
-    game.rules(budget.lap_budget).map_err(|e| {
+    let rules = game
+        .options
+        .join(" ")
+        .parse::<Options>()
+        .map_err(|e| e.to_string())
+        .and_then(|options| Rules::new(game.game, options).map_err(|e| e.to_string()))
+        .and_then(|rules| {
+            rules
+                .with_lap_budget(budget.lap_budget.unwrap_or(DEFAULT_LAP_BUDGET))
+                .map_err(|e| e.to_string())
+        });
+    rules.map_err(|e| {
         output::error_line(&format!("error: {e}"));
         EXIT_FAILURE
     })

@@ -9,10 +9,10 @@ use mancala_rules::{Game, GameId, Options, Outcome, RoundEnd, plural};
 use serde::Serialize;
 
 use crate::diagnostic;
+use crate::driver::{self, Driver, Tally, Writer};
 use crate::flags::{ColorFlag, JobsFlag, LapBudgetFlag, MaxErrorsFlag, QuietFlag, RecordFilesFlag};
 use crate::input::{self, InputName, SourcedGame};
 use crate::output::{self, EXIT_FAILURE, EXIT_OK, Format};
-use crate::parallel::{self, Delivery};
 use crate::progress::Progress;
 use mancala_check::{self as check, Problem};
 
@@ -35,7 +35,6 @@ Exit status: 0 every game valid, 1 some game invalid (or its canonical record ov
     name = "mancala-validate",
     version,
     after_help = EXAMPLES,
-    mut_arg("color", |a| a.help("When to colour the error reports.")),
 )]
 pub struct Args {
     #[command(flatten)]
@@ -287,7 +286,6 @@ pub fn run(args: &Args) -> io::Result<u8> {
         color: args.color.color.for_stderr(),
         lap_budget: args.lap_budget.lap_budget,
     };
-    let mut stdout = output::stdout();
     // A count of the games checked while the output goes elsewhere (at the
     // terminal the output itself shows the progress).
     let progress = Progress::new(
@@ -295,68 +293,38 @@ pub fn run(args: &Args) -> io::Result<u8> {
         "games checked",
         !args.quiet.quiet && !io::stdout().is_terminal(),
     );
-    let (mut games, mut valid, mut plies, mut io_errors, mut refused) =
-        (0usize, 0usize, 0usize, 0usize, 0usize);
-    let mut first_text = true;
-    // The worker reads the game in place (the reader thread frees it) and
-    // reports a failed input by its diagnostic.
-    let work = |item: &Result<SourcedGame, input::InputError>| match item {
-        Ok(game) => Ok(check_game(game, &settings)),
-        Err(e) => Err(e.report(&names)),
+    let mut tool = Tool {
+        out: output::stdout(),
+        progress,
     };
-    // A game weighs its bytes (an I/O error, nothing).
-    let weight = |item: &Result<SourcedGame, input::InputError>| {
-        item.as_ref().map_or(0, |game| game.text.bytes.len())
-    };
-    let records = input::games(&names);
-    let reading = records.reading();
-    let ran = parallel::map_ordered(
-        records,
-        reading,
+    let mut plies = 0usize;
+    let mut driver = Driver::new(&names, Some(args.max_errors));
+    driver.map(
+        &mut tool,
         args.jobs.threads(),
-        weight,
-        work,
-        |delivery| {
-            let checked = match delivery {
-                Delivery::Result(checked) => checked,
-                // Waiting for input: what is written so far goes on now.
-                Delivery::Idle => return stdout.flush(),
-            };
-            match checked {
-                Err(report) => {
-                    io_errors += 1;
-                    stdout.flush()?;
-                    progress.aside(|| output::error_line(report));
-                }
-                Ok(checked) => {
-                    games += 1;
-                    valid += usize::from(checked.valid);
-                    refused += usize::from(checked.refused);
-                    plies += checked.plies;
-                    progress.inc();
-                    if !checked.stderr.is_empty() {
-                        stdout.flush()?;
-                        progress.aside(|| crate::output::diagnostics(&checked.stderr));
-                    }
-                    if !checked.stdout.is_empty() {
-                        if args.format == Format::Text && !first_text {
-                            stdout.write_all(b"\n")?;
-                        }
-                        first_text = false;
-                        stdout.write_all(checked.stdout.as_bytes())?;
-                    }
-                    args.max_errors.stop_at(games - valid)?;
-                }
+        // A game weighs its bytes.
+        |game| game.text.bytes.len(),
+        |game| check_game(game, &settings),
+        |run, tool, checked| {
+            plies += checked.plies;
+            tool.progress.inc();
+            if !checked.stderr.is_empty() {
+                tool.out.flush()?;
+                tool.progress
+                    .aside(|| crate::output::diagnostics(&checked.stderr));
             }
-            Ok(())
+            let blank_lines = args.format == Format::Text;
+            run.write_record(&mut tool.out, &checked.stdout, blank_lines)?;
+            Ok(driver::Verdict::of(checked.valid, checked.refused))
         },
-    );
-    let stopped = MaxErrorsFlag::stopped(ran)?;
-    stdout.flush()?;
-    progress.finish(false);
-    if stopped {
-        output::error_line(&args.max_errors.note(games));
-    }
+    )?;
+    let Tally {
+        games,
+        valid,
+        refused,
+        unreadable: io_errors,
+        stopped,
+    } = driver.tally;
     if !args.quiet.quiet {
         // With JSON verdicts the summary is JSON too (on stderr, as play's).
         let summary = match args.format {
@@ -379,8 +347,21 @@ pub fn run(args: &Args) -> io::Result<u8> {
         };
         output::error_line(&summary);
     }
-    Ok(output::exit_status(
-        io_errors > 0,
-        valid < games || refused > 0,
-    ))
+    Ok(driver.tally.exit_status())
+}
+
+/// Validate's stdout and progress bar, for the driver.
+struct Tool {
+    out: output::Stdout,
+    progress: Progress,
+}
+
+impl Writer for Tool {
+    fn stdout(&mut self) -> &mut output::Stdout {
+        &mut self.out
+    }
+
+    fn progress(&self) -> Option<&Progress> {
+        Some(&self.progress)
+    }
 }

@@ -1,9 +1,52 @@
 //! Mapping a stream over worker threads while keeping its order, with a
 //! bounded amount of input in flight so memory does not grow with it.
 //!
-//! Items travel in numbered batches (up to [`BATCH`] items or
-//! [`BATCH_WEIGHT`]) and the calling thread writes the results in batch
-//! order. How the batches are read depends on the input:
+//! [`map_ordered`] applies a function to every item of an iterator on
+//! several threads and hands the results to a sink on the calling thread.
+//! What it promises:
+//!
+//! - **Order.** The sink sees the results in the items' order, whatever
+//!   the number of threads and however long each item takes.
+//! - **Bounded memory.** At most about [`AHEAD`] batches a worker are read
+//!   ahead of the sink (a batch being up to [`BATCH`] items or
+//!   [`BATCH_WEIGHT`] of the caller's weight), so a long input costs no more
+//!   memory than a short one: the reading waits while the sink is behind.
+//! - **Streaming release.** A result reaches the sink as soon as it and
+//!   every result before it are done; when the work waits for input the
+//!   sink hears [`Delivery::Idle`] (the moment to flush buffered output), so
+//!   the end of a pipeline sees each result of a slow producer without
+//!   waiting for the next item.
+//! - **Errors.** An error from the sink (a broken pipe, a limit reached)
+//!   stops the run early and is returned; a panic on a reader or worker
+//!   thread ends the run with an error (a worker's panic reaches the caller
+//!   once the others have stopped). A reader thread blocked on its input
+//!   may outlive the call, and ends with the process.
+//!
+//! ```
+//! use mancala_parallel::{Delivery, Reading, map_ordered};
+//!
+//! let mut squares = Vec::new();
+//! map_ordered(
+//!     1..=100u64,
+//!     Reading::OwnThread, // the items may wait (a pipe): a reader thread
+//!     4,                  // worker threads
+//!     |_| 1,              // every item weighs the same
+//!     |n| n * n,          // the work, on the workers
+//!     |delivery| {
+//!         // The sink, on the calling thread, in input order.
+//!         if let Delivery::Result(square) = delivery {
+//!             squares.push(*square);
+//!         }
+//!         Ok(())
+//!     },
+//! )?;
+//! assert_eq!(squares, (1..=100u64).map(|n| n * n).collect::<Vec<_>>());
+//! # Ok::<(), std::io::Error>(())
+//! ```
+//!
+//! How it works: items travel in numbered batches and the calling thread
+//! writes the results in batch order. How the batches are read depends on
+//! the input:
 //!
 //! - Input that never waits for a producer ([`Reading::InTurns`]: files):
 //!   each worker reads a batch in its turn and works on it
@@ -31,11 +74,11 @@ use std::thread;
 
 /// Items handed to a worker at a time, at most: enough that handing them
 /// over costs little beside the work (a short game takes microseconds).
-const BATCH: usize = 256;
+pub const BATCH: usize = 256;
 
 /// A batch closes once its items weigh this much (bytes of input, say), so
 /// that large items travel a few at a time and memory stays small.
-const BATCH_WEIGHT: usize = 256 << 10;
+pub const BATCH_WEIGHT: usize = 256 << 10;
 
 /// The weight of an item that should travel alone: one whose work takes
 /// far longer than handing it over (a game to analyse).
@@ -44,7 +87,7 @@ pub const HEAVY: usize = BATCH_WEIGHT;
 /// Full batches read ahead per worker, at most: enough that a worker never
 /// waits for the reader while an earlier batch is still being worked on,
 /// few enough that memory stays small.
-const AHEAD: usize = 4;
+pub const AHEAD: usize = 4;
 
 /// The number of worker threads to use for `--jobs` (`None`: all cores).
 #[must_use]
@@ -316,6 +359,116 @@ where
     result
 }
 
+/// A worker of [`map_in_turns`]: reads a batch in its turn, while the
+/// batches read stay within `ahead` of those written, and works on it.
+fn work_in_turns<I, F, T, W>(
+    turns: &Mutex<Turns<I, F>>,
+    desk: &Mutex<Desk<T>>,
+    caller: &Condvar,
+    room: &Condvar,
+    worker: usize,
+    ahead: usize,
+    work: &W,
+) where
+    I: Iterator,
+    F: Fn(&I::Item) -> usize,
+    W: Fn(&I::Item) -> T,
+{
+    let _fail = OnPanic(|| {
+        if let Ok(mut desk) = desk.lock() {
+            desk.failed = true;
+            caller.notify_one();
+        }
+    });
+    let mut written: Vec<Vec<T>> = Vec::new();
+    loop {
+        if !wait_for_room(desk, room, ahead) {
+            return;
+        }
+        let Some((seq, batch, weighed)) = read_in_turn(turns, desk, caller) else {
+            return;
+        };
+        // The results written since the last batch, dropped here (outside
+        // the locks); one holds this batch's.
+        let mut results = Vec::new();
+        for mut done in written.drain(..) {
+            done.clear();
+            if results.capacity() < done.capacity() {
+                results = done;
+            }
+        }
+        results.extend(batch.iter().map(work));
+        drop(batch);
+        let Ok(mut desk) = desk.lock() else { return };
+        desk.results.push(Done {
+            seq,
+            worker,
+            weight: weighed,
+            results,
+        });
+        mem::swap(&mut written, &mut desk.written[worker]);
+        if desk.caller_waiting {
+            caller.notify_one();
+        }
+    }
+}
+
+/// Waits while the batches read are `ahead` of those written; false when
+/// there is nothing more to read (closed, failed or ended).
+fn wait_for_room<T>(desk: &Mutex<Desk<T>>, room: &Condvar, ahead: usize) -> bool {
+    let Ok(mut desk) = desk.lock() else {
+        return false;
+    };
+    while !desk.closed && desk.ended.is_none() && desk.read >= desk.emitted + ahead {
+        desk.waiting += 1;
+        desk = match room.wait(desk) {
+            Ok(desk) => desk,
+            Err(_) => return false,
+        };
+        desk.waiting -= 1;
+    }
+    !(desk.closed || desk.failed || desk.ended.is_some())
+}
+
+/// The next batch, read in this worker's turn: its number, its items and
+/// their weight; `None` at the end of the input (or when a lock is
+/// poisoned).
+fn read_in_turn<I, F, T>(
+    turns: &Mutex<Turns<I, F>>,
+    desk: &Mutex<Desk<T>>,
+    caller: &Condvar,
+) -> Option<(usize, Vec<I::Item>, usize)>
+where
+    I: Iterator,
+    F: Fn(&I::Item) -> usize,
+{
+    let mut turns = turns.lock().ok()?;
+    let (mut batch, mut weighed) = (Vec::new(), 0);
+    let mut end = false;
+    while batch.len() < BATCH && weighed < BATCH_WEIGHT {
+        let Some(item) = turns.items.next() else {
+            end = true;
+            break;
+        };
+        weighed += (turns.weight)(&item).max(BATCH_WEIGHT / BATCH);
+        batch.push(item);
+    }
+    let seq = turns.seq;
+    if !batch.is_empty() {
+        turns.seq += 1;
+    }
+    let mut desk = desk.lock().ok()?;
+    desk.read = turns.seq;
+    if end {
+        desk.ended = Some(turns.seq);
+        caller.notify_one();
+    }
+    if batch.is_empty() {
+        return None;
+    }
+    Some((seq, batch, weighed))
+}
+
 /// Where the threads of [`map_in_turns`] meet.
 struct Desk<T> {
     /// Results of batches, not yet taken by the calling thread.
@@ -391,81 +544,7 @@ where
         for worker in 0..jobs {
             let (turns, desk, caller, room) = (&turns, &desk, &caller, &room);
             let spawned = thread::Builder::new().spawn_scoped(scope, move || {
-                let _fail = OnPanic(|| {
-                    if let Ok(mut desk) = desk.lock() {
-                        desk.failed = true;
-                        caller.notify_one();
-                    }
-                });
-                let mut written: Vec<Vec<T>> = Vec::new();
-                loop {
-                    {
-                        let Ok(mut desk) = desk.lock() else { return };
-                        while !desk.closed
-                            && desk.ended.is_none()
-                            && desk.read >= desk.emitted + ahead
-                        {
-                            desk.waiting += 1;
-                            desk = match room.wait(desk) {
-                                Ok(desk) => desk,
-                                Err(_) => return,
-                            };
-                            desk.waiting -= 1;
-                        }
-                        if desk.closed || desk.failed || desk.ended.is_some() {
-                            return;
-                        }
-                    }
-                    let (seq, batch, weighed) = {
-                        let Ok(mut turns) = turns.lock() else { return };
-                        let (mut batch, mut weighed) = (Vec::new(), 0);
-                        let mut end = false;
-                        while batch.len() < BATCH && weighed < BATCH_WEIGHT {
-                            let Some(item) = turns.items.next() else {
-                                end = true;
-                                break;
-                            };
-                            weighed += (turns.weight)(&item).max(BATCH_WEIGHT / BATCH);
-                            batch.push(item);
-                        }
-                        let seq = turns.seq;
-                        if !batch.is_empty() {
-                            turns.seq += 1;
-                        }
-                        let Ok(mut desk) = desk.lock() else { return };
-                        desk.read = turns.seq;
-                        if end {
-                            desk.ended = Some(turns.seq);
-                            caller.notify_one();
-                        }
-                        if batch.is_empty() {
-                            return;
-                        }
-                        (seq, batch, weighed)
-                    };
-                    // The results written since the last batch, dropped
-                    // here (outside the locks); one holds this batch's.
-                    let mut results = Vec::new();
-                    for mut done in written.drain(..) {
-                        done.clear();
-                        if results.capacity() < done.capacity() {
-                            results = done;
-                        }
-                    }
-                    results.extend(batch.iter().map(work));
-                    drop(batch);
-                    let Ok(mut desk) = desk.lock() else { return };
-                    desk.results.push(Done {
-                        seq,
-                        worker,
-                        weight: weighed,
-                        results,
-                    });
-                    mem::swap(&mut written, &mut desk.written[worker]);
-                    if desk.caller_waiting {
-                        caller.notify_one();
-                    }
-                }
+                work_in_turns(turns, desk, caller, room, worker, ahead, work);
             });
             if spawned.is_err() {
                 break;
@@ -964,6 +1043,47 @@ mod tests {
         )
         .unwrap();
         assert_eq!(out, (1..=300).collect::<Vec<_>>());
+    }
+
+    /// The promise of bounded memory: however far the sink falls behind,
+    /// the items taken from the input and not yet handed to the sink stay
+    /// under [`AHEAD`] batches a worker (here one heavy item a batch), plus
+    /// the batches being formed and worked on.
+    #[test]
+    fn the_input_read_ahead_of_the_sink_is_bounded() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let jobs = 2;
+        for reading in [Reading::OwnThread, Reading::InTurns] {
+            let taken = Arc::new(AtomicUsize::new(0));
+            let counter = Arc::clone(&taken);
+            let items = (0..400u32).inspect(move |_| {
+                counter.fetch_add(1, Ordering::SeqCst);
+            });
+            let (mut delivered, mut most_ahead) = (0usize, 0usize);
+            map_ordered(
+                items,
+                reading,
+                jobs,
+                |_| HEAVY,
+                |i| *i,
+                |v| {
+                    if let Delivery::Result(_) = v {
+                        // A slow sink: the input could run far ahead.
+                        thread::sleep(Duration::from_micros(200));
+                        delivered += 1;
+                        let ahead = taken.load(Ordering::SeqCst) - delivered;
+                        most_ahead = most_ahead.max(ahead);
+                    }
+                    Ok(())
+                },
+            )
+            .unwrap();
+            assert_eq!(delivered, 400);
+            assert!(
+                most_ahead <= AHEAD * jobs + jobs + 2,
+                "{reading:?}: {most_ahead} items read ahead of the sink"
+            );
+        }
     }
 
     /// Runs [`map_in_turns`] and gathers its results.
