@@ -142,7 +142,7 @@ def main():
             rows.append((game, n, per_position))
         print()
         print("Largest N built in under an hour of 2 cores (EXTRAPOLATED from the last measured"
-              " layer's CPU per position, layer sizes exact; memory: about 60 bytes a position of"
+              " layer's CPU per position, layer sizes exact; memory: about 80 bytes a position of"
               " the largest layer while it is solved, plus 1 byte a position for the layers below):")
         for game, n, per_position in rows:
             sizes = layer_sizes(game, 40)
@@ -154,7 +154,7 @@ def main():
                 if spent > budget:
                     break
                 best = k
-            memory = 60 * sizes[best] + sum(sizes[:best])
+            memory = 80 * sizes[best] + sum(sizes[:best])
             print(f"  {game:14} N = {best:2} (~{memory / 1e9:.1f} GB)")
         print()
         print(f"Cross-check: {args.samples} entries per game against plain search"

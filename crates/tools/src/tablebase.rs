@@ -32,7 +32,7 @@ search; 2 usage or I/O error, or a damaged database.";
 #[command(name = "mancala-tablebase", version, after_help = EXAMPLES)]
 pub struct Args {
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
     #[command(flatten)]
     pub meta: crate::meta::MetaArgs,
 }
@@ -118,7 +118,11 @@ pub fn run(args: &Args) -> io::Result<u8> {
     if crate::meta::handle::<Args>(&args.meta)? {
         return Ok(EXIT_OK);
     }
-    let status = match &args.command {
+    let Some(command) = &args.command else {
+        output::error_line("error: a command is needed: build or check (see --help)");
+        return Ok(EXIT_FAILURE);
+    };
+    let status = match command {
         Command::Build {
             game,
             lap_budget,
