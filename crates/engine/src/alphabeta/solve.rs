@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use mancala_rules::{Game, GameId, Lean, Move, Position, Rules, Side};
 use mancala_tablebase::Tablebase;
 
-use super::{AlphaBeta, Kid, Next, hash_with_stores, mix, repeats};
+use super::{AlphaBeta, Kid, Next, Order, hash_with_stores, mix, repeats};
 use crate::Budget;
 use crate::play::{NO_MOVE, decode, encode};
 
@@ -488,26 +488,10 @@ impl Solver {
         let base = self.search.kids.len();
         let line = self.enter(pos);
         let lean = pos.lean();
-        let first = self.push_table_move(pos, lean.as_ref(), table_move);
-        let skip = if first { table_move } else { NO_MOVE };
+        let mut kids = self.kid_order(pos, lean.as_ref(), table_move);
         let mut best = i32::MIN;
         let mut best_move = NO_MOVE;
-        let mut order = None;
-        let mut next = 0;
-        loop {
-            // The table's move alone first: the rest are made only when it
-            // does not cut off.
-            let at = if first && next == 0 {
-                base
-            } else {
-                let order =
-                    *order.get_or_insert_with(|| self.search.expand(pos, lean.as_ref(), skip));
-                let Some(at) = order.indices().nth(next - usize::from(first)) else {
-                    break;
-                };
-                at
-            };
-            next += 1;
+        while let Some(at) = kids.next_at(&mut self.search, pos, lean.as_ref()) {
             let kid = self.search.kids[at];
             let v = self.kid_value(&kid, side, ply + 1, alpha, beta);
             if self.search.stopped {
@@ -567,21 +551,9 @@ impl Solver {
         let base = self.search.kids.len();
         let line = self.enter(pos);
         let lean = pos.lean();
-        let first = self.push_table_move(pos, lean.as_ref(), table_move);
-        let skip = if first { table_move } else { NO_MOVE };
-        let (mut proof, mut best_move, mut order, mut next) = (Proof::No, NO_MOVE, None, 0);
-        loop {
-            let at = if first && next == 0 {
-                base
-            } else {
-                let order =
-                    *order.get_or_insert_with(|| self.search.expand(pos, lean.as_ref(), skip));
-                let Some(at) = order.indices().nth(next - usize::from(first)) else {
-                    break;
-                };
-                at
-            };
-            next += 1;
+        let mut kids = self.kid_order(pos, lean.as_ref(), table_move);
+        let (mut proof, mut best_move) = (Proof::No, NO_MOVE);
+        while let Some(at) = kids.next_at(&mut self.search, pos, lean.as_ref()) {
             let kid = self.search.kids[at];
             let kid_proof = self.prove_kid(&kid, side, ply + 1, gamma, depth - 1);
             if self.search.stopped {
@@ -596,7 +568,7 @@ impl Solver {
             }
         }
         self.leave(base, line);
-        if next == 0 {
+        if kids.next == 0 {
             // Cannot move: the game, or round, ends.
             proof = Proof::of(rows_margin(pos, side) >= gamma);
         }
@@ -659,6 +631,19 @@ impl Solver {
         } else {
             gain - v
         })
+    }
+
+    /// The order a node's kids are tried in, starting with the table's move.
+    fn kid_order(&mut self, pos: &Position, lean: Option<&Lean>, table_move: u8) -> KidOrder {
+        let base = self.search.kids.len();
+        let first = self.push_table_move(pos, lean, table_move);
+        KidOrder {
+            base,
+            first,
+            skip: if first { table_move } else { NO_MOVE },
+            order: None,
+            next: 0,
+        }
     }
 
     /// Pushes the table's move of `pos` (coded `code`) as its first kid
@@ -782,6 +767,39 @@ fn rows_margin(pos: &Position, side: Side) -> i32 {
     let s = pos.stores();
     let (me, them) = (side.index(), side.opposite().index());
     (h[me] as i32 - i32::from(s[me])) - (h[them] as i32 - i32::from(s[them]))
+}
+
+/// A node's kids in the order they are tried: the table's move alone first,
+/// the rest made (and ordered) only when it does not cut off.
+struct KidOrder {
+    base: usize,
+    first: bool,
+    skip: u8,
+    order: Option<Order>,
+    next: usize,
+}
+
+impl KidOrder {
+    /// The index in `search.kids` of the next kid to try, or `None` when all
+    /// were tried.
+    fn next_at(
+        &mut self,
+        search: &mut AlphaBeta,
+        pos: &Position,
+        lean: Option<&Lean>,
+    ) -> Option<usize> {
+        let at = if self.first && self.next == 0 {
+            self.base
+        } else {
+            let skip = self.skip;
+            let order = *self
+                .order
+                .get_or_insert_with(|| search.expand(pos, lean, skip));
+            order.indices().nth(self.next - usize::from(self.first))?
+        };
+        self.next += 1;
+        Some(at)
+    }
 }
 
 #[cfg(test)]
