@@ -39,7 +39,7 @@ impl std::fmt::Display for BadLapBudget {
             f,
             "the {LAP_BUDGET_TAG} tag must be a number of laps from 1 to {}, not `{}`",
             u32::MAX,
-            mancala_rules::shorten(&self.0)
+            mancala_prose::shorten(&self.0)
         )
     }
 }

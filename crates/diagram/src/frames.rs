@@ -3,9 +3,10 @@
 
 use std::fmt::{self, Write};
 
+use mancala_prose::plural;
 use mancala_rules::{
     Capture, CaptureKind, Dir, Event, GameId, Hole, LapEnd, Move, NoTrace, Observer, Options,
-    PlayError, PlayErrorKind, Played, Position, Relay, Rules, Side, Trace, plural,
+    PlayError, PlayErrorKind, Played, Position, Relay, Rules, Side, Trace,
 };
 use serde::Serialize;
 

@@ -9,7 +9,7 @@ use crate::alphabeta::{self, AlphaBeta};
 use crate::mcts::{self, Mcts};
 use crate::simple::{Greedy, RandomPlayer};
 use crate::{Budget, Player};
-use mancala_rules::{did_you_mean, shorten};
+use mancala_prose::{did_you_mean, shorten};
 
 /// An engine the command line can name, with its settings: the one table
 /// that parsing, its error messages and the tools' help and listings read.

@@ -75,12 +75,12 @@ impl fmt::Display for ParseNagError {
             ParseNagError::Unknown(s) => write!(
                 f,
                 "unknown annotation `{}` (expected !, ?, !!, ??, !?, ?! or $N with N from 0 to 255)",
-                mancala_rules::shorten(s)
+                mancala_prose::shorten(s)
             ),
             ParseNagError::OutOfRange(s) => write!(
                 f,
                 "annotation `{}` is out of range (NAGs go from $0 to $255)",
-                mancala_rules::shorten(s)
+                mancala_prose::shorten(s)
             ),
         }
     }
@@ -244,7 +244,7 @@ impl FromStr for Eval {
                 span.clone(),
                 format!(
                     "malformed evaluation `{}`: {EVAL_FORMS}",
-                    mancala_rules::shorten(value)
+                    mancala_prose::shorten(value)
                 ),
             )
         };
@@ -266,7 +266,7 @@ impl FromStr for Eval {
                     span.clone(),
                     format!(
                         "evaluation `{}` is too large (at most {} seeds, or a depth of {})",
-                        mancala_rules::shorten(value),
+                        mancala_prose::shorten(value),
                         i32::MAX,
                         i32::MAX
                     ),
@@ -282,7 +282,7 @@ impl FromStr for Eval {
                     span.clone(),
                     format!(
                         "malformed evaluation `{}`: an exact value has no search depth (e.g. [%eval =+3])",
-                        mancala_rules::shorten(value)
+                        mancala_prose::shorten(value)
                     ),
                 ));
             }

@@ -9,7 +9,8 @@ use std::collections::HashSet;
 use std::io::{self, BufRead};
 use std::ops::{ControlFlow, Range};
 
-use mancala_rules::{EndReason, GameId, Move, Options, Setup, shorten};
+use mancala_prose::shorten;
+use mancala_rules::{EndReason, GameId, Move, Options, Setup};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 

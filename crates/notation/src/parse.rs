@@ -5,7 +5,8 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::ops::{ControlFlow, Range};
 
-use mancala_rules::{Dir, EndReason, GameId, Hole, Move, Options, Setup, Side, closest, shorten};
+use mancala_prose::{closest, shorten};
+use mancala_rules::{Dir, EndReason, GameId, Hole, Move, Options, Setup, Side};
 use nom::bytes::complete::take_while1;
 use nom::combinator::verify;
 use nom::{IResult, Parser};

@@ -336,7 +336,7 @@ impl fmt::Display for ParseResultError {
             ParseResultError::Invalid(s) => write!(
                 f,
                 "invalid result `{}` (expected `*` or a score such as `30-18`)",
-                mancala_rules::shorten(s)
+                mancala_prose::shorten(s)
             ),
             ParseResultError::TooLarge(digits) => write!(f, "score `{digits}` is too large"),
         }

@@ -68,8 +68,8 @@ impl fmt::Display for ParseEndReasonError {
         write!(
             f,
             "unknown end reason `{}`{}",
-            crate::text::shorten(&self.0),
-            crate::text::did_you_mean(&self.0, EndReason::ALL.map(EndReason::as_str))
+            mancala_prose::shorten(&self.0),
+            mancala_prose::did_you_mean(&self.0, EndReason::ALL.map(EndReason::as_str))
         )
     }
 }

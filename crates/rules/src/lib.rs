@@ -58,10 +58,7 @@ pub use position::{
 pub use setup::{Setup, SetupError, SetupProblem};
 pub use side::{Dir, Hole, Side};
 pub use sow::DEFAULT_LAP_BUDGET;
-pub use text::{
-    closest, did_you_mean, escape_controls, is_unsafe_control, one_of, plural,
-    push_escaped_controls, shorten,
-};
+pub use text::{escape_controls, is_unsafe_control, push_escaped_controls};
 pub use trace::{Capture, CaptureKind, Event, LapEnd, NoTrace, Observer, Trace};
 
 /// Holes per row can never exceed this (Olinda Keliya and Pallankuzhi use 7).

@@ -11,7 +11,7 @@ use crate::descriptor::{DESCRIPTORS, Descriptor, Direction, Feeding};
 use crate::game::EndReason;
 use crate::side::{Dir, Hole, Side};
 use crate::sow::{DEFAULT_LAP_BUDGET, SowRules, next_open};
-use crate::text::{closest, did_you_mean, shorten};
+use mancala_prose::{closest, did_you_mean, shorten};
 
 /// The games, by the ids records and tools spell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

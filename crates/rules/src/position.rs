@@ -80,7 +80,7 @@ impl fmt::Display for ParseMoveError {
         write!(
             f,
             "invalid move `{}` (expected a hole label such as E or e, optionally E:ccw or E:cw)",
-            crate::shorten(&self.0)
+            mancala_prose::shorten(&self.0)
         )
     }
 }
@@ -1217,12 +1217,12 @@ impl fmt::Display for PlayErrorKind {
             } => write!(
                 f,
                 "move {hole} is endless: lap {first_repeat} starts as an earlier lap did (a cycle of {})",
-                crate::plural(*cycle, "lap")
+                mancala_prose::plural(*cycle, "lap")
             ),
             PlayErrorKind::Undecided { hole, budget } => write!(
                 f,
                 "move {hole} is undecided: it neither ends nor repeats within the lap budget of {}",
-                crate::plural(u64::from(*budget), "lap")
+                mancala_prose::plural(u64::from(*budget), "lap")
             ),
             PlayErrorKind::RoundsExhausted => write!(
                 f,

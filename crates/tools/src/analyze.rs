@@ -14,7 +14,8 @@ use std::time::Duration;
 use clap::Parser;
 use mancala_engine::analysis::{Analyser, Limit, Review, Value};
 use mancala_notation::{Eval, Item, Nag, Record};
-use mancala_rules::{Game, Rules, Side, plural};
+use mancala_prose::plural;
+use mancala_rules::{Game, Rules, Side};
 use mancala_tablebase::Tablebase;
 use serde::Serialize;
 

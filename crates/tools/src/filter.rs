@@ -11,7 +11,8 @@ use std::io::{self, Write};
 use clap::Parser;
 use mancala_check::{self as check, Ply};
 use mancala_notation::{Form, GameResult, ParsedGame, format_setup, parse_setup};
-use mancala_rules::{EndReason, Options, Position, Rules, Setup, Side, plural};
+use mancala_prose::plural;
+use mancala_rules::{EndReason, Options, Position, Rules, Setup, Side};
 
 use crate::diagnostic;
 use crate::flags::{

@@ -7,7 +7,8 @@
 
 use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use mancala_engine::{ENGINES, Engine, ParseSpecError, PlayerSpec};
-use mancala_rules::{DEFAULT_LAP_BUDGET, GameId, Opt, Options, Rules, did_you_mean, shorten};
+use mancala_prose::{did_you_mean, shorten};
+use mancala_rules::{DEFAULT_LAP_BUDGET, GameId, Opt, Options, Rules};
 
 use crate::output::ColorChoice;
 use std::io;
@@ -370,8 +371,8 @@ impl MaxErrorsFlag {
         let n = self.max_errors.unwrap_or_default();
         format!(
             "stopped after {} (--max-errors {n}): {} checked; the rest of the input was not checked",
-            mancala_rules::plural(n, "invalid game"),
-            mancala_rules::plural(games as u64, "game"),
+            mancala_prose::plural(n, "invalid game"),
+            mancala_prose::plural(games as u64, "game"),
         )
     }
 }

@@ -119,7 +119,7 @@ pub fn parse_typed(line: &str) -> Result<MoveArg, String> {
         if e.message.starts_with("unexpected `") {
             format!(
                 "`{}` is not a move: type a hole such as E (help lists what the seat reads)",
-                mancala_rules::shorten(text.get(e.span).unwrap_or(&text))
+                mancala_prose::shorten(text.get(e.span).unwrap_or(&text))
             )
         } else {
             e.message
@@ -130,7 +130,7 @@ pub fn parse_typed(line: &str) -> Result<MoveArg, String> {
         0 => Err("no move there: type a hole, e.g. A (help lists what the seat reads)".to_owned()),
         n => Err(format!(
             "`{}` holds {n} moves: type one move at a time",
-            mancala_rules::shorten(line.trim())
+            mancala_prose::shorten(line.trim())
         )),
     }
 }

@@ -8,9 +8,10 @@ use std::ops::Range;
 use clap::Parser;
 use mancala_engine::{Played, Player, PlayerKind, PlayerSpec};
 use mancala_notation::{GameResult, Item, Record};
+use mancala_prose::plural;
 use mancala_rules::{
     DEFAULT_LAP_BUDGET, Game, Move, NoTrace, Observer, PlayError, PlayErrorKind, PlayReport,
-    Position, Rules, Side, plural,
+    Position, Rules, Side,
 };
 
 use crate::diagnostic::{self, escape_controls};

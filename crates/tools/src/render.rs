@@ -5,7 +5,8 @@ use std::ops::RangeInclusive;
 
 use clap::Parser;
 use mancala_notation::{Form, GameResult, GameText, Item, ParsedGame, Record, Spans, parse_setup};
-use mancala_rules::{EndReason, Move, PlayError, Position, RoundEnd, Rules, plural};
+use mancala_prose::plural;
+use mancala_rules::{EndReason, Move, PlayError, Position, RoundEnd, Rules};
 use serde::Serialize;
 
 use crate::diagnostic;

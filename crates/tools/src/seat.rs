@@ -10,9 +10,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 
-use mancala_rules::{
-    Capture, Dir, Hole, LapEnd, Move, Outcome, PlayReport, Position, Side, plural,
-};
+use mancala_prose::plural;
+use mancala_rules::{Capture, Dir, Hole, LapEnd, Move, Outcome, PlayReport, Position, Side};
 
 /// Bytes of a typed line kept: a move or a command is a few bytes; a
 /// longer line is refused whole (and its bytes not kept).

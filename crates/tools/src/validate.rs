@@ -5,7 +5,8 @@ use std::io::{self, IsTerminal, Write};
 
 use clap::Parser;
 use mancala_notation::{Record, StandardTags, Tag, format_setup};
-use mancala_rules::{Game, GameId, Options, Outcome, RoundEnd, plural};
+use mancala_prose::plural;
+use mancala_rules::{Game, GameId, Options, Outcome, RoundEnd};
 use serde::Serialize;
 
 use crate::diagnostic;

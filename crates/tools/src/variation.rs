@@ -295,7 +295,7 @@ pub fn line_of(record: &Record, start: Position, path: &VariationPath) -> Result
                 0 => format!("ply {ply} of {named} has no variation"),
                 n => format!(
                     "ply {ply} of {named} has {} (no variation {number})",
-                    mancala_rules::plural(n as u64, "variation")
+                    mancala_prose::plural(n as u64, "variation")
                 ),
             });
         };
@@ -408,11 +408,11 @@ pub fn eval_line(eval: Eval, mover: Side) -> String {
         0 => "level".to_owned(),
         n if n > 0 => format!(
             "{mover} {} ahead",
-            mancala_rules::plural(n.unsigned_abs().into(), "seed")
+            mancala_prose::plural(n.unsigned_abs().into(), "seed")
         ),
         n => format!(
             "{mover} {} behind",
-            mancala_rules::plural(n.unsigned_abs().into(), "seed")
+            mancala_prose::plural(n.unsigned_abs().into(), "seed")
         ),
     };
     let value = eval_value(eval);
