@@ -96,6 +96,41 @@ pub struct GameFilterFlags {
     pub options: Vec<String>,
 }
 
+/// `--game` and `-o` of mancala-tablebase: the game a database is of.
+#[derive(Debug, Clone, clap::Args)]
+pub struct TabledGameFlags {
+    #[arg(
+        long,
+        short,
+        help = "The game of the database.",
+        value_parser = game_ids(),
+        default_value = DEFAULT_GAME.as_str()
+    )]
+    pub game: Option<GameId>,
+    #[arg(
+        help = "A variant option of the game (repeatable): a database holds one set of options; \
+                --help lists them.",
+        long = "option",
+        short = 'o',
+        value_name = "OPTION",
+        value_parser = OPTION_WORDS,
+        hide_possible_values = true,
+        long_help = option_long_help()
+    )]
+    pub options: Vec<String>,
+}
+
+/// `--tablebase`: where the endgame databases are. Play and analyze probe
+/// them only when given it; mancala-tablebase has a default location
+/// (`mancala_tablebase::Tablebase::default_dir`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct TablebaseFlag {
+    /// The endgame databases' directory, as `mancala-tablebase build`
+    /// writes it (one subdirectory per game and options).
+    #[arg(long = "tablebase", value_name = "DIR")]
+    pub tablebase: Option<std::path::PathBuf>,
+}
+
 /// The rules of `game` (or [`DEFAULT_GAME`]) with the `-o` values
 /// `options`, under `lap_budget` (the default budget when `None`): every
 /// value read as one list of option words, so that an option given twice
@@ -434,5 +469,25 @@ impl MatchJobsFlag {
     #[must_use]
     pub fn threads(self) -> usize {
         mancala_parallel::jobs(self.jobs.map(usize::from))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// Clap checks a command's flags (a relation naming a flag the tool
+    /// lacks, say) only in debug builds, as it parses: every tool here,
+    /// whatever the command line, so that a group flattened into a tool
+    /// it was not written for fails a test rather than a user's debug
+    /// build.
+    #[test]
+    fn every_tool_passes_clap_s_own_checks() {
+        crate::analyze::Args::command().debug_assert();
+        crate::filter::Args::command().debug_assert();
+        crate::play::Args::command().debug_assert();
+        crate::render::Args::command().debug_assert();
+        crate::tablebase::Args::command().debug_assert();
+        crate::validate::Args::command().debug_assert();
     }
 }

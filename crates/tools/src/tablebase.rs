@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 use mancala_rules::{Dir, Position, Rules, Setup, Side};
 use mancala_tablebase::{BuildEvent, Tablebase, search_margin};
 
-use crate::flags::{JobsFlag, LapBudgetFlag, NewGameFlags, QuietFlag};
+use crate::flags::{JobsFlag, LapBudgetFlag, QuietFlag, TablebaseFlag, TabledGameFlags};
 use crate::output::{self, EXIT_FAILURE, EXIT_OK};
 
 const EXAMPLES: &str = "\
@@ -46,14 +46,14 @@ pub enum Command {
     /// value (undecided within the lap budget), seconds.
     Build {
         #[command(flatten)]
-        game: NewGameFlags,
+        game: TabledGameFlags,
         #[command(flatten)]
         lap_budget: LapBudgetFlag,
         /// The most seeds on the board.
         #[arg(long, short = 'n', value_parser = clap::value_parser!(u32).range(0..=63))]
         seeds: u32,
         #[command(flatten)]
-        dir: DirFlag,
+        dir: TablebaseFlag,
         #[command(flatten)]
         jobs: JobsFlag,
         #[command(flatten)]
@@ -67,7 +67,7 @@ pub enum Command {
     /// searched), entries with no value.
     Check {
         #[command(flatten)]
-        game: NewGameFlags,
+        game: TabledGameFlags,
         #[command(flatten)]
         lap_budget: LapBudgetFlag,
         /// Random entries to check, drawn uniformly from all layers.
@@ -84,7 +84,7 @@ pub enum Command {
         #[arg(long)]
         max_seeds: Option<u32>,
         #[command(flatten)]
-        dir: DirFlag,
+        dir: TablebaseFlag,
         #[command(flatten)]
         jobs: JobsFlag,
         #[command(flatten)]
@@ -92,22 +92,13 @@ pub enum Command {
     },
 }
 
-/// `--tablebase`.
-#[derive(Debug, Clone, clap::Args)]
-pub struct DirFlag {
-    /// The databases' directory (default: $XDG_DATA_HOME/mancala/tablebases,
-    /// else ~/.local/share/mancala/tablebases).
-    #[arg(long = "tablebase", value_name = "DIR")]
-    pub dir: Option<PathBuf>,
+/// The databases' directory: `--tablebase DIR`, else the default
+/// location.
+fn database_dir(flag: &TablebaseFlag) -> Option<PathBuf> {
+    flag.tablebase.clone().or_else(Tablebase::default_dir)
 }
 
-impl DirFlag {
-    fn dir(&self) -> Option<PathBuf> {
-        self.dir.clone().or_else(Tablebase::default_dir)
-    }
-}
-
-fn rules_of(game: &NewGameFlags, budget: &LapBudgetFlag) -> Result<Rules, u8> {
+fn rules_of(game: &TabledGameFlags, budget: &LapBudgetFlag) -> Result<Rules, u8> {
     crate::flags::rules_of(game.game, &game.options, budget.lap_budget).map_err(|e| {
         output::error_line(&format!("error: {e}"));
         EXIT_FAILURE
@@ -168,11 +159,11 @@ fn no_dir() -> u8 {
 fn build(
     rules: Rules,
     seeds: u32,
-    dir: &DirFlag,
+    dir: &TablebaseFlag,
     threads: usize,
     progress: bool,
 ) -> io::Result<u8> {
-    let Some(dir) = dir.dir() else {
+    let Some(dir) = database_dir(dir) else {
         return Ok(no_dir());
     };
     let mut out = output::stdout();
@@ -269,14 +260,14 @@ struct Draw {
 /// a position three times, and search recurses along it.
 const SEARCH_STACK: usize = 512 << 20;
 
-fn check(rules: Rules, draw: Draw, dir: &DirFlag, threads: usize) -> io::Result<u8> {
+fn check(rules: Rules, draw: Draw, dir: &TablebaseFlag, threads: usize) -> io::Result<u8> {
     let Draw {
         samples,
         seed,
         node_limit,
         max_seeds,
     } = draw;
-    let Some(dir) = dir.dir() else {
+    let Some(dir) = database_dir(dir) else {
         return Ok(no_dir());
     };
     let tb = match Tablebase::open(&dir, rules) {
