@@ -248,6 +248,65 @@ fn a_terminal_gets_a_progress_bar() {
     let _ = std::fs::remove_file(records);
 }
 
+/// A database build at a terminal shows a bar for each layer's stages;
+/// with -q, or stderr not a terminal, nothing. The lines on stdout are the
+/// same either way.
+#[test]
+fn a_tablebase_build_at_a_terminal_shows_its_stages() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        common::skip_for_want_of(
+            "a_tablebase_build_at_a_terminal_shows_its_stages",
+            "no `script` to give the tool a terminal",
+            "Debian's bsdutils, or util-linux elsewhere",
+        );
+        return;
+    }
+    let scratch = std::env::temp_dir().join(format!("discover-tb-{}", std::process::id()));
+    let build = |name: &str, quiet: &str| {
+        format!(
+            "{} build --game kalah --seeds 6 {quiet} --tablebase {} > {}",
+            common::bin("mancala-tablebase").display(),
+            scratch.join(name).display(),
+            scratch.join(format!("{name}.out")).display()
+        )
+    };
+    std::fs::create_dir_all(&scratch).unwrap();
+    let screen = at_a_terminal(&build("shown", ""));
+    // Every layer's moves start from 0 (12,376 positions with 6 seeds).
+    assert!(screen.contains("0/12376 layer 6 moves"), "{screen:?}");
+    assert!(screen.contains("layer 6 values"), "{screen:?}");
+    let quiet = at_a_terminal(&build("quiet", "-q"));
+    assert!(!quiet.contains("layer"), "{quiet:?}");
+    let piped = run(
+        "mancala-tablebase",
+        &[
+            "build",
+            "--game",
+            "kalah",
+            "--seeds",
+            "6",
+            "--tablebase",
+            scratch.join("piped").to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!((piped.code, piped.stderr.as_str()), (0, ""));
+    let layers = |text: &str| -> Vec<String> {
+        // Seeds, positions, moves, convention, unknown; not the seconds.
+        text.lines()
+            .map(|l| l.rsplit_once(' ').map_or(l, |(head, _)| head).to_owned())
+            .collect()
+    };
+    let shown = std::fs::read_to_string(scratch.join("shown.out")).unwrap();
+    assert_eq!(layers(&shown), layers(&piped.stdout));
+    assert_eq!(shown.lines().count(), 8, "{shown}");
+    let _ = std::fs::remove_dir_all(scratch);
+}
+
 /// A search that may take hours a move says so before it starts, and
 /// suggests a time limit; with one, or shallower, it says nothing.
 #[test]

@@ -25,7 +25,7 @@ mod search;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use mancala_rules::{Position, Rules, Side};
@@ -35,6 +35,9 @@ pub use retro::LayerStats;
 pub use search::search_margin;
 
 use layout::Layout;
+
+/// How often a build reports its progress.
+const PROGRESS_EVERY: Duration = Duration::from_millis(200);
 
 /// One position's entry: its value and whether the value is exact under
 /// the rules or rests on the convention for unending play.
@@ -160,15 +163,31 @@ impl std::error::Error for TablebaseError {
 pub enum BuildEvent {
     /// Layer `seeds` was found on disk, finished, and read.
     Loaded { seeds: u32, positions: u64 },
-    /// Layer `seeds` is being built: `done` of `positions` have had their
-    /// moves played.
+    /// Layer `seeds` is being built: of its stage's work, `done` of
+    /// `total` units are done (see [`BuildStage`]). Sent when the stage
+    /// starts, then every fifth of a second or so, and once more when the
+    /// layer is solved.
     Progress {
         seeds: u32,
+        stage: BuildStage,
         done: u64,
-        positions: u64,
+        total: u64,
     },
     /// Layer `seeds` was built and written.
     Built { seeds: u32, stats: LayerStats },
+}
+
+/// The stages of a layer's build, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuildStage {
+    /// Every position's moves played; the unit is a position.
+    Moves,
+    /// The values both sides can force, threshold by threshold; the unit
+    /// is a threshold (`2k` of them in layer `k`).
+    Values,
+    /// The convention's values of the positions left (none in a layer
+    /// without cycles), threshold by threshold (`k` of them).
+    Convention,
 }
 
 /// The layers `0..=max_seeds()` of one game's database, in memory.
@@ -246,23 +265,7 @@ impl Tablebase {
                 continue;
             }
             let start = Instant::now();
-            let done = retro::Counter::new(0);
-            let (codes, mut stats) = std::thread::scope(|scope| {
-                let worker =
-                    scope.spawn(|| retro::solve_layer(&layout, &layers, k, threads, &done));
-                while !worker.is_finished() {
-                    on_event(BuildEvent::Progress {
-                        seeds: k,
-                        done: done.load(Ordering::Relaxed),
-                        positions,
-                    });
-                    std::thread::park_timeout(Duration::from_millis(200));
-                }
-                match worker.join() {
-                    Ok(solved) => solved,
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }
-            });
+            let (codes, mut stats) = solve_reporting(&layout, &layers, k, threads, on_event);
             stats.elapsed = start.elapsed();
             file::write_layer(dir, &layout, k, &codes)?;
             on_event(BuildEvent::Built { seeds: k, stats });
@@ -334,4 +337,52 @@ impl Tablebase {
         let v = self.probe(pos)?;
         Some(if pos.to_move() == Side::South { v } else { -v })
     }
+}
+
+/// Solves layer `k` of `layout` on `threads` threads, the layers below it
+/// done, reporting progress through `on_event` as it goes.
+fn solve_reporting(
+    layout: &Layout,
+    layers: &[Vec<u8>],
+    k: u32,
+    threads: usize,
+    on_event: &mut dyn FnMut(BuildEvent),
+) -> (Vec<u8>, retro::LayerStats) {
+    let tracker = retro::Tracker::new(layout.layer_len(k));
+    let report = |on_event: &mut dyn FnMut(BuildEvent)| {
+        let (stage, done, total) = tracker.get();
+        on_event(BuildEvent::Progress {
+            seeds: k,
+            stage,
+            done,
+            total,
+        });
+    };
+    report(on_event);
+    // The worker wakes the reporter when it is done (the flag set
+    // first, so the reporter cannot miss it and sleep on).
+    let reporter = std::thread::current();
+    let finished = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(|| {
+            let solved = retro::solve_layer(layout, layers, k, threads, &tracker);
+            finished.store(true, Ordering::Release);
+            reporter.unpark();
+            solved
+        });
+        loop {
+            // Read before the report, so the last report is of the
+            // layer solved.
+            let solved = finished.load(Ordering::Acquire) || worker.is_finished();
+            report(on_event);
+            if solved {
+                break;
+            }
+            std::thread::park_timeout(PROGRESS_EVERY);
+        }
+        match worker.join() {
+            Ok(solved) => solved,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
 }

@@ -17,14 +17,13 @@
 //! (an unending play scores 0: the seeds left on the board are shared
 //! evenly), marked as such.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use mancala_rules::{Played, Position, Side};
 
-use crate::Entry;
 use crate::layout::Layout;
-
+use crate::{BuildStage, Entry};
 /// A move's edge: an exit (bit 0 set, the entry code of its value in bits
 /// 8..16) or a move within the layer (the child's index in bits 32..,
 /// bit 1 set when the mover moves again).
@@ -121,11 +120,36 @@ struct Graph {
 
 const PRED_SAME: u32 = 1 << 31;
 
-/// Counts the positions a build has worked through, for its progress.
-pub(crate) type Counter = AtomicU64;
+/// Where a layer's build stands: its stage, and the work of the stage
+/// done and in all, read by the thread that reports progress.
+#[derive(Debug)]
+pub(crate) struct Tracker(Mutex<(BuildStage, u64, u64)>);
+
+/// Positions whose moves a thread plays between two reports of them.
+const REPORT_EVERY: usize = 4096;
+
+impl Tracker {
+    /// A build about to play the moves of `positions` positions.
+    pub(crate) fn new(positions: u64) -> Tracker {
+        Tracker(Mutex::new((BuildStage::Moves, 0, positions)))
+    }
+
+    /// The stage, and its work done and in all.
+    pub(crate) fn get(&self) -> (BuildStage, u64, u64) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn start(&self, stage: BuildStage, total: u64) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = (stage, 0, total);
+    }
+
+    fn add(&self, done: u64) {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).1 += done;
+    }
+}
 
 impl Graph {
-    fn new(layout: &Layout, lower: &[Vec<u8>], k: u32, threads: usize, done: &Counter) -> Graph {
+    fn new(layout: &Layout, lower: &[Vec<u8>], k: u32, threads: usize, tracker: &Tracker) -> Graph {
         let len = layout.layer_len(k) as usize;
         let threads = threads.clamp(1, 64);
         let chunk = len.div_ceil(threads).max(1);
@@ -148,11 +172,11 @@ impl Graph {
                                 unknown[i] = true;
                             }
                             counts.push((edges.len() - before) as u64);
-                            if i % 4096 == 4095 {
-                                done.fetch_add(4096, Ordering::Relaxed);
+                            if i % REPORT_EVERY == REPORT_EVERY - 1 {
+                                tracker.add(REPORT_EVERY as u64);
                             }
                         }
-                        done.fetch_add(((to - from) % 4096) as u64, Ordering::Relaxed);
+                        tracker.add(((to - from) % REPORT_EVERY) as u64);
                         (unknown, counts, edges)
                     })
                 })
@@ -311,9 +335,9 @@ pub(crate) fn solve_layer(
     lower: &[Vec<u8>],
     k: u32,
     threads: usize,
-    done: &Counter,
+    tracker: &Tracker,
 ) -> (Vec<u8>, LayerStats) {
-    let graph = Graph::new(layout, lower, k, threads, done);
+    let graph = Graph::new(layout, lower, k, threads, tracker);
     let len = graph.len;
     assert!(len < PRED_SAME as usize, "a layer of {len} positions");
     let mut work = Work {
@@ -327,8 +351,10 @@ pub(crate) fn solve_layer(
     // opponent holds it to.
     let mut lo = vec![-k as i8; len];
     let mut hi = vec![k as i8; len];
+    tracker.start(BuildStage::Values, 2 * k as u64);
     for s in (-k + 1)..=k {
         graph.attract(s, true, &mut work);
+        tracker.add(1);
         for p in 0..len {
             if work.in_a[p] {
                 lo[p] = lo[p].max(s as i8);
@@ -362,8 +388,10 @@ pub(crate) fn solve_layer(
     };
     if !open.is_empty() {
         let mut value = vec![0i8; len];
+        tracker.start(BuildStage::Convention, k as u64);
         for s in 1..=k {
             graph.attract(s, false, &mut work);
+            tracker.add(1);
             for &p in &open {
                 if work.in_a[p] {
                     value[p] = s as i8;

@@ -29,7 +29,7 @@ impl Progress {
     /// count), when `wanted` and stderr is a terminal that is not
     /// `TERM=dumb`.
     #[must_use]
-    pub fn new(total: Option<u64>, noun: &'static str, wanted: bool) -> Progress {
+    pub fn new(total: Option<u64>, noun: &str, wanted: bool) -> Progress {
         let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
         let shown = wanted && !dumb && io::stderr().is_terminal();
         let bar = shown.then(|| {
@@ -73,6 +73,13 @@ impl Progress {
     pub fn inc(&self) {
         if let Some(bar) = &self.bar {
             bar.inc(1);
+        }
+    }
+
+    /// `done` items done in all.
+    pub fn set(&self, done: u64) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(done);
         }
     }
 

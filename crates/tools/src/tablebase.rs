@@ -8,10 +8,11 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 use mancala_rules::{Dir, Position, Rules, Setup, Side};
-use mancala_tablebase::{BuildEvent, Tablebase, search_margin};
+use mancala_tablebase::{BuildEvent, BuildStage, Tablebase, search_margin};
 
 use crate::flags::{JobsFlag, LapBudgetFlag, QuietFlag, TablebaseFlag, TabledGameFlags};
 use crate::output::{self, EXIT_FAILURE, EXIT_OK};
+use crate::progress::Progress;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -170,6 +171,7 @@ fn build(
     writeln!(out, "# seeds positions moves convention unknown seconds")?;
     out.flush()?;
     let mut failed = None;
+    let mut bar = StageBar::new(progress);
     let mut on_event = |event: BuildEvent| {
         let written = match event {
             BuildEvent::Loaded { seeds, positions } => {
@@ -180,20 +182,15 @@ fn build(
             }
             BuildEvent::Progress {
                 seeds,
+                stage,
                 done,
-                positions,
+                total,
             } => {
-                if progress {
-                    let mut err = io::stderr().lock();
-                    let _ = write!(err, "\rlayer {seeds}: {done}/{positions} positions");
-                    let _ = err.flush();
-                }
+                bar.show(seeds, stage, done, total);
                 Ok(())
             }
             BuildEvent::Built { seeds, stats } => {
-                if progress {
-                    let _ = writeln!(io::stderr().lock());
-                }
+                bar.clear();
                 writeln!(
                     out,
                     "{seeds} {} {} {} {} {:.3}",
@@ -211,6 +208,7 @@ fn build(
         }
     };
     let built = Tablebase::build(&dir, rules, seeds, threads, &mut on_event);
+    bar.clear();
     if let Some(e) = failed {
         return Err(e);
     }
@@ -219,6 +217,47 @@ fn build(
         Err(e) => {
             output::error_line(&format!("error: {e}"));
             Ok(EXIT_FAILURE)
+        }
+    }
+}
+
+/// The bar of a build's current layer and stage, on a terminal.
+struct StageBar {
+    wanted: bool,
+    current: Option<(u32, BuildStage, Progress)>,
+}
+
+impl StageBar {
+    fn new(wanted: bool) -> StageBar {
+        StageBar {
+            wanted,
+            current: None,
+        }
+    }
+
+    /// Shows `done` of `total` of layer `seeds`'s `stage`, on a new bar
+    /// when the stage is new.
+    fn show(&mut self, seeds: u32, stage: BuildStage, done: u64, total: u64) {
+        if !matches!(&self.current, Some((k, s, _)) if (*k, *s) == (seeds, stage)) {
+            self.clear();
+            let what = match stage {
+                BuildStage::Moves => "moves",
+                BuildStage::Values => "values",
+                BuildStage::Convention => "convention",
+            };
+            let noun = format!("layer {seeds} {what}");
+            let bar = Progress::new(Some(total), &noun, self.wanted);
+            self.current = Some((seeds, stage, bar));
+        }
+        if let Some((_, _, bar)) = &self.current {
+            bar.set(done);
+        }
+    }
+
+    /// Takes the bar off the screen.
+    fn clear(&mut self) {
+        if let Some((_, _, bar)) = self.current.take() {
+            bar.finish(false);
         }
     }
 }
