@@ -277,6 +277,23 @@ fn swapped(pos: &Position) -> Option<Position> {
     Position::from_setup(pos.rules(), &swapped).ok()
 }
 
+/// What `check` made of one sample.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// Search found the entry's value.
+    Agreed,
+    /// Search found another value, the sides swapped give another entry,
+    /// or the database does not hold a position of its own index.
+    Disagreed,
+    /// Search gave up at the node limit.
+    Unfinished,
+    /// The value rests on the convention for unending play: not searched.
+    Convention,
+    /// No value (or an index the rules refuse as a set-up).
+    Unknown,
+}
+
+/// The verdicts of a run, counted.
 #[derive(Debug, Default, Clone, Copy)]
 struct Tally {
     agreed: u64,
@@ -284,6 +301,28 @@ struct Tally {
     unfinished: u64,
     convention: u64,
     unknown: u64,
+}
+
+impl Tally {
+    fn count(&mut self, verdict: Verdict) {
+        *match verdict {
+            Verdict::Agreed => &mut self.agreed,
+            Verdict::Disagreed => &mut self.disagreed,
+            Verdict::Unfinished => &mut self.unfinished,
+            Verdict::Convention => &mut self.convention,
+            Verdict::Unknown => &mut self.unknown,
+        } += 1;
+    }
+
+    fn plus(self, other: Tally) -> Tally {
+        Tally {
+            agreed: self.agreed + other.agreed,
+            disagreed: self.disagreed + other.disagreed,
+            unfinished: self.unfinished + other.unfinished,
+            convention: self.convention + other.convention,
+            unknown: self.unknown + other.unknown,
+        }
+    }
 }
 
 /// What `check` draws and how hard it searches.
@@ -295,17 +334,69 @@ struct Draw {
     max_seeds: Option<u32>,
 }
 
+/// The layers samples are drawn from, uniformly over their entries.
+struct Layers<'a> {
+    tb: &'a Tablebase,
+    sizes: Vec<u64>,
+    total: u64,
+}
+
+impl Layers<'_> {
+    /// The layers of `tb` up to `max_seeds` seeds on the board.
+    fn of(tb: &Tablebase, max_seeds: Option<u32>) -> Layers<'_> {
+        let top = max_seeds.map_or(tb.max_seeds(), |m| m.min(tb.max_seeds()));
+        let sizes: Vec<u64> = (0..=top).map(|k| tb.layer_len(k)).collect();
+        let total = sizes.iter().sum();
+        Layers { tb, sizes, total }
+    }
+
+    /// A random entry: its layer and index in the layer.
+    fn pick(&self, rng: &mut fastrand::Rng) -> (u32, u64) {
+        let mut at = rng.u64(0..self.total);
+        let mut k = 0;
+        while at >= self.sizes[k] {
+            at -= self.sizes[k];
+            k += 1;
+        }
+        (k as u32, at)
+    }
+
+    /// Checks entry `index` of layer `k`: against the same position with
+    /// the sides swapped, then (an exact value) against search.
+    fn check(&self, k: u32, index: u64, node_limit: u64) -> Verdict {
+        let tb = self.tb;
+        let Some(pos) = tb.position_at(k, index) else {
+            return Verdict::Unknown;
+        };
+        let disagree = |what: &str| {
+            output::error_line(&format!("error: layer {k} index {index}: {what}"));
+            Verdict::Disagreed
+        };
+        let Some(entry) = tb.entry(&pos) else {
+            return disagree("no entry");
+        };
+        if swapped(&pos).and_then(|s| tb.entry(&s)) != Some(entry) {
+            return disagree("the sides swapped give another entry");
+        }
+        let Some(value) = entry.value() else {
+            return Verdict::Unknown;
+        };
+        if !entry.is_exact() {
+            return Verdict::Convention;
+        }
+        match search_margin(&pos, node_limit) {
+            None => Verdict::Unfinished,
+            Some(v) if v == value => Verdict::Agreed,
+            Some(v) => disagree(&format!("database {value}, search {v}")),
+        }
+    }
+}
+
 /// A search thread's stack: a line of play may run long before it repeats
 /// a position three times, and search recurses along it.
 const SEARCH_STACK: usize = 512 << 20;
 
 fn check(rules: Rules, draw: Draw, dir: &TablebaseFlag, threads: usize) -> io::Result<u8> {
-    let Draw {
-        samples,
-        seed,
-        node_limit,
-        max_seeds,
-    } = draw;
     let Some(dir) = database_dir(dir) else {
         return Ok(no_dir());
     };
@@ -316,84 +407,14 @@ fn check(rules: Rules, draw: Draw, dir: &TablebaseFlag, threads: usize) -> io::R
             return Ok(EXIT_FAILURE);
         }
     };
-    let top = max_seeds.map_or(tb.max_seeds(), |m| m.min(tb.max_seeds()));
-    let sizes: Vec<u64> = (0..=top).map(|k| tb.layer_len(k)).collect();
-    let total: u64 = sizes.iter().sum();
+    let layers = Layers::of(&tb, draw.max_seeds);
     let start = Instant::now();
-    let threads = threads.max(1) as u64;
-    let tallies: Vec<Tally> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|t| {
-                let (tb, sizes) = (&tb, &sizes);
-                let worker = std::thread::Builder::new().stack_size(SEARCH_STACK);
-                worker.spawn_scoped(scope, move || {
-                    let mut rng = fastrand::Rng::with_seed(seed.wrapping_mul(1000).wrapping_add(t));
-                    let mut tally = Tally::default();
-                    let mine = samples / threads + u64::from(t < samples % threads);
-                    for _ in 0..mine {
-                        let mut at = rng.u64(0..total);
-                        let mut k = 0;
-                        while at >= sizes[k] {
-                            at -= sizes[k];
-                            k += 1;
-                        }
-                        let Some(pos) = tb.position_at(k as u32, at) else {
-                            tally.unknown += 1;
-                            continue;
-                        };
-                        let Some(entry) = tb.entry(&pos) else {
-                            tally.disagreed += 1;
-                            output::error_line(&format!("error: layer {k} index {at}: no entry"));
-                            continue;
-                        };
-                        if swapped(&pos).and_then(|s| tb.entry(&s)) != Some(entry) {
-                            tally.disagreed += 1;
-                            output::error_line(&format!(
-                                "error: layer {k} index {at}: the sides swapped give another entry"
-                            ));
-                            continue;
-                        }
-                        if entry.value().is_none() {
-                            tally.unknown += 1;
-                        } else if !entry.is_exact() {
-                            tally.convention += 1;
-                        } else {
-                            match search_margin(&pos, node_limit) {
-                                None => tally.unfinished += 1,
-                                Some(v) if Some(v) == entry.value() => tally.agreed += 1,
-                                Some(v) => {
-                                    tally.disagreed += 1;
-                                    output::error_line(&format!(
-                                        "error: layer {k} index {at}: database {:?}, search {v}",
-                                        entry.value()
-                                    ));
-                                }
-                            }
-                        }
-                    }
-                    tally
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| match w {
-                Ok(w) => w.join().unwrap_or_default(),
-                Err(_) => Tally::default(),
-            })
-            .collect()
-    });
-    let sum = tallies.iter().fold(Tally::default(), |a, t| Tally {
-        agreed: a.agreed + t.agreed,
-        disagreed: a.disagreed + t.disagreed,
-        unfinished: a.unfinished + t.unfinished,
-        convention: a.convention + t.convention,
-        unknown: a.unknown + t.unknown,
-    });
+    let sum = check_samples(&layers, draw, threads.max(1) as u64)?;
     let mut out = output::stdout();
     writeln!(
         out,
-        "samples={samples} agreed={} disagreed={} unfinished={} convention={} unknown={} seconds={:.3}",
+        "samples={} agreed={} disagreed={} unfinished={} convention={} unknown={} seconds={:.3}",
+        draw.samples,
         sum.agreed,
         sum.disagreed,
         sum.unfinished,
@@ -406,5 +427,35 @@ fn check(rules: Rules, draw: Draw, dir: &TablebaseFlag, threads: usize) -> io::R
         EXIT_OK
     } else {
         output::EXIT_INVALID
+    })
+}
+
+/// Checks `draw.samples` random entries of `layers`, shared out among
+/// `threads` threads, each with its own generator.
+fn check_samples(layers: &Layers, draw: Draw, threads: u64) -> io::Result<Tally> {
+    std::thread::scope(|scope| {
+        let mut workers = Vec::new();
+        for t in 0..threads {
+            let share = draw.samples / threads + u64::from(t < draw.samples % threads);
+            let worker = std::thread::Builder::new().stack_size(SEARCH_STACK);
+            workers.push(worker.spawn_scoped(scope, move || {
+                let mut rng =
+                    fastrand::Rng::with_seed(draw.seed.wrapping_mul(1000).wrapping_add(t));
+                let mut tally = Tally::default();
+                for _ in 0..share {
+                    let (k, index) = layers.pick(&mut rng);
+                    tally.count(layers.check(k, index, draw.node_limit));
+                }
+                tally
+            })?);
+        }
+        let mut sum = Tally::default();
+        for worker in workers {
+            match worker.join() {
+                Ok(tally) => sum = sum.plus(tally),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        Ok(sum)
     })
 }
