@@ -8,18 +8,29 @@
 //! by both. In a match of rounds (Pallankuzhi, Rio Kadalis) the play ends
 //! with the round. spec/tablebase.md says what a value means for each game.
 //!
+//! A position's value assumes the game meets it afresh (at its start, or
+//! right after a capture). A game in progress is probed with
+//! [`Tablebase::probe_game`], [`Tablebase::probe_move`] and
+//! [`Tablebase::best_move`], which answer only where the game's own
+//! repetition history cannot change the value.
+//!
 //! ```no_run
-//! use mancala_rules::{GameId, Position, Rules};
+//! use mancala_rules::{Game, GameId, Position, Rules};
 //! use mancala_tablebase::Tablebase;
 //!
 //! let rules = Rules::standard(GameId::Kalah);
 //! let dir = Tablebase::default_dir().unwrap();
 //! let tb = Tablebase::build(&dir, rules, 8, 2, &mut |_| {}).unwrap();
 //! let _margin: Option<i32> = tb.probe(&Position::new(rules));
+//! let (game, _) = Game::new(Position::new(rules)).unwrap();
+//! if let Some(best) = tb.best_move(&game) {
+//!     assert_eq!(tb.probe_move(&game, best.mv), Some(best.value));
+//! }
 //! ```
 
 mod file;
 mod layout;
+mod probe;
 mod retro;
 mod search;
 
@@ -31,8 +42,9 @@ use std::time::{Duration, Instant};
 use mancala_rules::{Position, Rules, Side};
 
 pub use layout::MAX_TABLE_SEEDS;
+pub use probe::ProvedMove;
 pub use retro::LayerStats;
-pub use search::search_margin;
+pub use search::{search_game, search_margin};
 
 use layout::Layout;
 

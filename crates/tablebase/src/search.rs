@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use mancala_rules::{Game, Position};
+use mancala_rules::{Game, PlayReport, Position};
 
 /// The margin for the side to move of the seeds still to be won from
 /// `pos` (to the end of the round in a match), under best play, searched
@@ -17,22 +17,41 @@ use mancala_rules::{Game, Position};
 pub fn search_margin(pos: &Position, node_limit: u64) -> Option<i32> {
     let mut game = Game::start(*pos);
     let report = game.settle().ok()?;
-    let mover = pos.to_move();
-    if let Some(held) = report
-        .round_ends
-        .first()
-        .map(|r| r.holdings)
-        .or(report.outcome.map(|o| o.score))
-    {
-        let won = |s: mancala_rules::Side| held[s.index()] as i32 - i32::from(pos.store(s));
-        return Some(won(mover) - won(mover.opposite()));
+    if let Some(v) = ended_margin(pos, &report) {
+        return Some(v);
+    }
+    search_game(&game, node_limit)
+}
+
+/// [`search_margin`] of a game in progress, under its own repetition
+/// history: the margin for the side to move of the seeds still to be won
+/// from its position; `None` also when the game is over.
+#[must_use]
+pub fn search_game(game: &Game, node_limit: u64) -> Option<i32> {
+    if game.outcome().is_some() {
+        return None;
     }
     let mut search = Search {
         memo: HashMap::new(),
         nodes: 0,
         node_limit,
     };
-    search.value(&game)
+    search.value(game)
+}
+
+/// Where `report` (of a move, or of settling a fresh game, in a position
+/// `before`) ended the game or its round: the margin for `before`'s mover
+/// of what the move and the end brought each side, its holdings at the end
+/// less its store in `before`.
+pub(crate) fn ended_margin(before: &Position, report: &PlayReport) -> Option<i32> {
+    let held = report
+        .round_ends
+        .first()
+        .map(|r| r.holdings)
+        .or(report.outcome.map(|o| o.score))?;
+    let won = |s: mancala_rules::Side| held[s.index()] as i32 - i32::from(before.store(s));
+    let mover = before.to_move();
+    Some(won(mover) - won(mover.opposite()))
 }
 
 struct Search {
@@ -56,22 +75,8 @@ impl Search {
             let report = child.play(mv).ok()?;
             let gained = report.gained[mover.index()] as i32
                 - report.gained[mover.opposite().index()] as i32;
-            let ended = report
-                .round_ends
-                .first()
-                .map(|r| r.holdings)
-                .or(report.outcome.map(|o| o.score));
-            let v = match ended {
-                Some(held) => {
-                    // What the end swept to each side: its holdings less
-                    // its store before the move and the move's gains.
-                    let swept = |s: mancala_rules::Side| {
-                        held[s.index()] as i32
-                            - i32::from(pos.store(s))
-                            - report.gained[s.index()] as i32
-                    };
-                    gained + swept(mover) - swept(mover.opposite())
-                }
+            let v = match ended_margin(&pos, &report) {
+                Some(v) => v,
                 None => {
                     let next = *child.position();
                     let w = if report.gained != [0, 0] {

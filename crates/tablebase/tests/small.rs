@@ -78,3 +78,105 @@ fn cycling_games_match_search_where_exact() {
         assert!(checked > 100, "{game}: {checked} checked");
     }
 }
+
+/// Games in progress, their histories grown by random moves from
+/// positions of a small database: wherever [`Tablebase::probe_game`] or
+/// [`Tablebase::probe_move`] answers, plain search under the game's own
+/// history agrees, and [`Tablebase::best_move`]'s move is worth the
+/// position's value. Where the history has repeated positions an exact
+/// entry can be wrong for the game: some such are found and refused.
+#[test]
+fn probing_a_game_honours_its_repetition_history() {
+    use mancala_rules::Game;
+    use mancala_tablebase::search_game;
+    const SEEDS: u32 = 3;
+    const NODES: u64 = 1_000;
+    let mut wrong_if_taken = 0;
+    for id in [
+        GameId::Oware,
+        GameId::Olowuka,
+        GameId::OlindaKeliya,
+        GameId::Pallankuzhi,
+        GameId::RioKadalis,
+        GameId::Kalah,
+    ] {
+        let rules = Rules::standard(id);
+        let dir = fresh_dir(&format!("probe-{id}"));
+        let tb = Tablebase::build(&dir, rules, SEEDS, 2, &mut |_| {}).unwrap();
+        let mut rng = fastrand::Rng::with_seed(7);
+        let (mut probed, mut moves, mut differs) = (0, 0, 0);
+        for _ in 0..40 {
+            let index = rng.u64(0..tb.layer_len(SEEDS));
+            let Some(pos) = tb.position_at(SEEDS, index) else {
+                continue;
+            };
+            let Ok((mut game, _)) = Game::new(pos) else {
+                continue;
+            };
+            for _ in 0..10 {
+                if game.outcome().is_some() {
+                    break;
+                }
+                let searched = search_game(&game, NODES);
+                match tb.probe_game(&game) {
+                    Some(v) => {
+                        if let Some(s) = searched {
+                            assert_eq!(v, s, "{id}: {:?}", game.position().to_setup());
+                            probed += 1;
+                        }
+                    }
+                    None => {
+                        let entry = tb.entry(game.position());
+                        if let (Some(e), Some(s)) = (entry.filter(|e| e.is_exact()), searched) {
+                            differs += u32::from(e.value() != Some(s));
+                        }
+                    }
+                }
+                if let (Some(best), Some(s)) = (tb.best_move(&game), searched) {
+                    assert_eq!(
+                        best.value,
+                        s,
+                        "{id}: best of {:?}",
+                        game.position().to_setup()
+                    );
+                }
+                let candidates: Vec<_> = game.position().candidates().iter().collect();
+                for &mv in &candidates {
+                    let Some(v) = tb.probe_move(&game, mv) else {
+                        continue;
+                    };
+                    let mut after = game.clone();
+                    let report = after.play(mv).unwrap();
+                    let mover = game.position().to_move();
+                    let gained = report.gained[mover.index()] as i32
+                        - report.gained[mover.opposite().index()] as i32;
+                    let rest = if after.outcome().is_some() || !report.round_ends.is_empty() {
+                        None
+                    } else {
+                        search_game(&after, NODES)
+                    };
+                    if let Some(rest) = rest {
+                        let s = if after.position().to_move() == mover {
+                            gained + rest
+                        } else {
+                            gained - rest
+                        };
+                        assert_eq!(v, s, "{id}: {mv} in {:?}", game.position().to_setup());
+                        moves += 1;
+                    }
+                }
+                let mv = candidates[rng.usize(0..candidates.len())];
+                let _ = game.play(mv);
+            }
+        }
+        assert!(
+            probed > 10 && (moves > 10 || id == GameId::Oware),
+            "{id}: {probed} {moves}"
+        );
+        wrong_if_taken += differs;
+    }
+    assert!(
+        wrong_if_taken > 0,
+        "no history found where an entry is wrong"
+    );
+}
