@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use mancala_rules::{GameId, Options, Rules};
-use mancala_tablebase::{Tablebase, search_margin};
+use mancala_tablebase::{Tablebase, search_at_least, search_margin};
 
 fn fresh_dir(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("tablebase-{name}"));
@@ -13,12 +13,13 @@ fn fresh_dir(name: &str) -> PathBuf {
 }
 
 /// Builds `rules` up to `seeds`, then checks every exact entry of every
-/// layer against search (each position its own fresh game); returns the
-/// entries checked and those resting on the convention.
+/// layer against search (each position its own fresh game), the full
+/// search and the search of the value's two bounds; returns the entries
+/// checked by the full search and those resting on the convention.
 fn check_all(name: &str, rules: Rules, seeds: u32, node_limit: u64) -> (u64, u64) {
     let dir = fresh_dir(name);
     let tb = Tablebase::build(&dir, rules, seeds, 2, &mut |_| {}).unwrap();
-    let (mut checked, mut convention) = (0, 0);
+    let (mut checked, mut convention, mut bounded) = (0, 0, 0);
     for k in 0..=seeds {
         for index in 0..tb.layer_len(k) {
             let Some(pos) = tb.position_at(k, index) else {
@@ -28,6 +29,17 @@ fn check_all(name: &str, rules: Rules, seeds: u32, node_limit: u64) -> (u64, u64
             if !entry.is_exact() {
                 convention += 1;
                 continue;
+            }
+            let value = entry.value().unwrap();
+            let at_least = search_at_least(&pos, value, node_limit);
+            let above = search_at_least(&pos, value + 1, node_limit);
+            assert!(
+                at_least != Some(false) && above != Some(true),
+                "{name} {k}/{index}: {value}, at least it {at_least:?}, above {above:?}: {:?}",
+                pos.to_setup()
+            );
+            if (at_least, above) == (Some(true), Some(false)) {
+                bounded += 1;
             }
             let searched = search_margin(&pos, node_limit);
             if let Some(searched) = searched {
@@ -41,6 +53,12 @@ fn check_all(name: &str, rules: Rules, seeds: u32, node_limit: u64) -> (u64, u64
             }
         }
     }
+    // Proving the value's two bounds stops early: it finishes wherever
+    // the full search does, and more often.
+    assert!(
+        bounded >= checked,
+        "{name}: {bounded} bounded, {checked} searched"
+    );
     // Opened again from disk, the same entries.
     let reopened = Tablebase::open(&dir, rules).unwrap();
     assert_eq!(reopened.max_seeds(), seeds);

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 use mancala_rules::{Dir, Position, Rules, Setup, Side};
-use mancala_tablebase::{BuildEvent, BuildStage, Tablebase, search_margin};
+use mancala_tablebase::{BuildEvent, BuildStage, Tablebase, search_at_least};
 
 use crate::flags::{JobsFlag, LapBudgetFlag, QuietFlag, TablebaseFlag, TabledGameFlags};
 use crate::output::{self, EXIT_FAILURE, EXIT_OK};
@@ -60,12 +60,13 @@ pub enum Command {
         #[command(flatten)]
         quiet: QuietFlag,
     },
-    /// Check random entries of a built database against plain exhaustive
-    /// search by the rules (each position a fresh game), and each entry
-    /// against the same position with the sides swapped. Writes one line:
-    /// samples, agreed, disagreed, exact entries search could not finish
-    /// within --node-limit, entries resting on the convention (not
-    /// searched), entries with no value.
+    /// Check random entries of a built database against plain search by
+    /// the rules (each position a fresh game: the mover forces the
+    /// entry's value and no more), and each entry against the same
+    /// position with the sides swapped. Writes one line: samples, agreed,
+    /// disagreed, exact entries search could not prove within
+    /// --node-limit, entries resting on the convention (not searched),
+    /// entries with no value.
     Check {
         #[command(flatten)]
         game: TabledGameFlags,
@@ -77,7 +78,8 @@ pub enum Command {
         /// The random generator's seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Moves a search may play before it gives up on a position.
+        /// Moves each of an entry's two searches (at least its value, not
+        /// more) may play before it gives up.
         #[arg(long, default_value_t = 2_000_000)]
         node_limit: u64,
         /// Draw entries only from the layers of at most this many seeds on
@@ -384,10 +386,16 @@ impl Layers<'_> {
         if !entry.is_exact() {
             return Verdict::Convention;
         }
-        match search_margin(&pos, node_limit) {
+        // Proved by search when the mover forces `value` and no more.
+        match search_at_least(&pos, value, node_limit) {
+            Some(false) => return disagree(&format!("database {value}, search below it")),
+            None => return Verdict::Unfinished,
+            Some(true) => {}
+        }
+        match search_at_least(&pos, value + 1, node_limit) {
+            Some(true) => disagree(&format!("database {value}, search above it")),
             None => Verdict::Unfinished,
-            Some(v) if v == value => Verdict::Agreed,
-            Some(v) => disagree(&format!("database {value}, search {v}")),
+            Some(false) => Verdict::Agreed,
         }
     }
 }
