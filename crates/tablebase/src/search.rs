@@ -102,21 +102,24 @@ impl Search {
 
 /// Whether the mover of `pos` can force a margin of at least `target` (of
 /// the seeds still to be won from `pos`, as [`search_margin`] counts
-/// them), searched by the rules' `Game` from a fresh game at `pos` as
-/// [`search_margin`] searches, but for a proof: `None` when more than
-/// `node_limit` moves would be played in all or a move cannot be decided
-/// within the lap budget.
+/// them), in a game from `pos`, proved by search: `Some(true)` when the
+/// mover has a strategy that gets at least `target` along every line,
+/// `Some(false)` when the opponent has one that holds it below, each
+/// ending every line in finitely many moves with no position recurring
+/// (so no repetition rule can cut it short); `None` when neither is found
+/// within `node_limit` moves in all, or a move cannot be decided within
+/// the lap budget. Moves and the ends of the game (or round) are the
+/// rules' `Game`'s.
 ///
 /// A value `v` is proved by two of them: at least `v`, not at least
-/// `v + 1`. Each is searched by iterative deepening (the depth doubled
-/// each round), in turn for either
-/// side's proof: one side (the prover) must force its result within `d`
-/// moves, a line longer than that counting as its failure. A proof found
-/// so is one under the rules (cutting a line short only ever hurts the
-/// prover); a failure with no line cut short is the other side's proof.
-/// Where a short forced line exists (every exact entry of a database has
-/// one) it is found without walking round the layer's cycles to their
-/// repetitions, as a full search must.
+/// `v + 1`. Each side's proof is sought in turn by iterative deepening
+/// (the depth doubled each round), a line longer than the depth counting
+/// as the prover's failure. Positions are searched as if without a
+/// history, their answers kept by position and depth: a strategy found
+/// so ends every line within the depth, and the strategy that plays at
+/// each position what works soonest never meets a position again, so it
+/// holds under the rules. A value resting on unending play (a database's
+/// convention) lacks one of its two proofs at least.
 #[must_use]
 pub fn search_at_least(pos: &Position, target: i32, node_limit: u64) -> Option<bool> {
     let mut game = Game::start(*pos);
@@ -125,134 +128,117 @@ pub fn search_at_least(pos: &Position, target: i32, node_limit: u64) -> Option<b
         return Some(v >= target);
     }
     let mover = pos.to_move();
-    let mut search = BoundSearch {
-        memo: HashMap::new(),
+    let mut search = ProofSearch {
+        known: HashMap::new(),
+        fails: HashMap::new(),
         nodes: 0,
         node_limit,
         prover: mover,
     };
-    // Doubled each round: the rounds before the last cost at most as much
-    // as it does.
+    // A proof of depth `d` plays `d` moves at least: none is deeper than
+    // the node limit.
+    let deepest = u32::try_from(node_limit).unwrap_or(u32::MAX);
     let mut depth = 1;
-    loop {
+    while depth <= deepest {
         for prover in [mover, mover.opposite()] {
             search.prover = prover;
-            let answer = search.reaches(&game, target, depth)?;
-            if answer.fact {
-                return Some(answer.reaches);
+            if search.reaches(pos, target, depth)? == (prover == mover) {
+                return Some(prover == mover);
             }
         }
         depth = depth.saturating_mul(2);
+        if depth == u32::MAX {
+            break;
+        }
     }
+    None
 }
 
 /// The search of [`search_at_least`].
-struct BoundSearch {
-    /// Facts about positions right after a capture: whether their mover
-    /// forces a target.
-    memo: HashMap<(Position, i32), bool>,
+struct ProofSearch {
+    /// Proved: whether the mover of a position forces a target.
+    known: HashMap<(Position, i32), bool>,
+    /// The prover's failures: the depth (and prover) within which it found
+    /// no proof from a position for a target.
+    fails: HashMap<(Position, i32), (Side, u32)>,
     nodes: u64,
     node_limit: u64,
-    /// The side whose proof is searched: a line cut short is its failure.
+    /// The side whose proof is sought: a line cut at the depth is its
+    /// failure.
     prover: Side,
 }
 
-/// What [`BoundSearch::reaches`] found.
-#[derive(Clone, Copy)]
-struct Answer {
-    /// Whether the mover forces the target.
-    reaches: bool,
-    /// Whether that holds under the rules, not only with lines cut short
-    /// at the depth (a cut answer is always the prover's failure).
-    fact: bool,
-}
-
-impl BoundSearch {
-    /// Whether the mover of `game` (ongoing, settled) forces at least
-    /// `target` within `depth` more moves, lines cut there counted as the
-    /// prover's failure.
-    fn reaches(&mut self, game: &Game, target: i32, depth: u32) -> Option<Answer> {
-        let pos = *game.position();
+impl ProofSearch {
+    /// Whether the mover of `pos` (a game going on) forces at least
+    /// `target` within `depth` moves, a line cut there counted as the
+    /// prover's failure: an answer in the prover's favour is proved.
+    fn reaches(&mut self, pos: &Position, target: i32, depth: u32) -> Option<bool> {
         let mover = pos.to_move();
-        let fact = |reaches| {
-            Some(Answer {
-                reaches,
-                fact: true,
-            })
-        };
+        let failure = mover != self.prover;
         // No margin is beyond the seeds on the board.
         let on_board = (pos.row_seeds(mover) + pos.row_seeds(mover.opposite())) as i32;
-        if target <= -on_board {
-            return fact(true);
+        if target <= -on_board || target > on_board {
+            return Some(target <= -on_board);
         }
-        if target > on_board {
-            return fact(false);
+        let key = (*pos, target);
+        if let Some(&reaches) = self.known.get(&key) {
+            return Some(reaches);
         }
-        if depth == 0 {
-            return Some(Answer {
-                reaches: mover != self.prover,
-                fact: false,
-            });
+        if self
+            .fails
+            .get(&key)
+            .is_some_and(|&(prover, within)| prover == self.prover && within >= depth)
+            || depth == 0
+        {
+            return Some(failure);
         }
+        let reaches = self.reaches_by_moves(pos, target, depth)?;
+        if reaches == failure {
+            self.fails.insert(key, (self.prover, depth));
+        } else {
+            self.known.insert(key, reaches);
+        }
+        Some(reaches)
+    }
+
+    /// [`ProofSearch::reaches`] by trying each move.
+    fn reaches_by_moves(&mut self, pos: &Position, target: i32, depth: u32) -> Option<bool> {
+        let mover = pos.to_move();
+        let fresh = Game::start(*pos);
         // The moves after which the game goes on: what each gained, and
-        // the game after it.
+        // the position after it.
         let mut goes_on = Vec::new();
         for mv in pos.legal_moves().ok()?.iter() {
             self.nodes += 1;
             if self.nodes > self.node_limit {
                 return None;
             }
-            let mut child = game.clone();
-            let report = child.play(mv).ok()?;
-            match ended_margin(&pos, &report) {
-                Some(v) if v >= target => return fact(true),
+            let mut game = fresh.clone();
+            let report = game.play(mv).ok()?;
+            match ended_margin(pos, &report) {
+                Some(v) if v >= target => return Some(true),
                 Some(_) => {}
                 None => {
                     let gained = report.gained[mover.index()] as i32
                         - report.gained[mover.opposite().index()] as i32;
-                    goes_on.push((gained, child));
+                    goes_on.push((gained, *game.position()));
                 }
             }
         }
         // The moves that gain most first: they decide most often.
         goes_on.sort_by_key(|(gained, _)| -gained);
-        let mut all_facts = true;
-        for (gained, child) in &goes_on {
-            let next = *child.position();
-            // The child's mover must force at least `need` (the same
-            // mover), or must not (the other one).
+        for (gained, next) in &goes_on {
+            // The next mover must force at least `need` (the same mover),
+            // or must not (the other one).
             let (need, same) = if next.to_move() == mover {
                 (target - gained, true)
             } else {
                 (gained - target + 1, false)
             };
-            // After a capture the history holds only the position: what
-            // its mover forces is the position's own.
-            let captured = child.position().stores() != pos.stores();
-            let answer = match self.memo.get(&(next, need)) {
-                Some(&reaches) if captured => Answer {
-                    reaches,
-                    fact: true,
-                },
-                _ => {
-                    let answer = self.reaches(child, need, depth - 1)?;
-                    if captured && answer.fact {
-                        self.memo.insert((next, need), answer.reaches);
-                    }
-                    answer
-                }
-            };
-            if answer.reaches == same {
-                return Some(Answer {
-                    reaches: true,
-                    fact: answer.fact,
-                });
+            if self.reaches(next, need, depth - 1)? == same {
+                return Some(true);
             }
-            all_facts &= answer.fact;
         }
-        Some(Answer {
-            reaches: false,
-            fact: all_facts,
-        })
+        Some(false)
     }
 }
