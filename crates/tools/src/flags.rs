@@ -125,10 +125,37 @@ pub struct TabledGameFlags {
 /// (`mancala_tablebase::Tablebase::default_dir`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct TablebaseFlag {
-    /// The endgame databases' directory, as `mancala-tablebase build`
-    /// writes it (one subdirectory per game and options).
+    /// Endgame databases under DIR, as `mancala-tablebase build` writes
+    /// them (one subdirectory per game and options): play's engines play
+    /// the moves they prove best, analyze writes their exact values, and
+    /// mancala-tablebase builds and checks them there (by default in
+    /// $XDG_DATA_HOME/mancala/tablebases, else
+    /// ~/.local/share/mancala/tablebases; play and analyze read none
+    /// unless given DIR).
     #[arg(long = "tablebase", value_name = "DIR")]
     pub tablebase: Option<std::path::PathBuf>,
+}
+
+/// The database of `rules` under `dir`, if it opens; the first time it
+/// does not, a note on stderr (when `notes`) says why and that the tool
+/// goes on without it.
+pub fn open_tablebase(
+    dir: &mancala_tablebase::TablebaseDir,
+    rules: Rules,
+    notes: bool,
+) -> Option<std::sync::Arc<mancala_tablebase::Tablebase>> {
+    match dir.open(rules) {
+        Ok(opened) => opened,
+        Err(e) => {
+            if notes {
+                crate::output::error_line(&format!(
+                    "note: {e}: going on without an endgame database for {}",
+                    rules.game()
+                ));
+            }
+            None
+        }
+    }
 }
 
 /// The rules of `game` (or [`DEFAULT_GAME`]) with the `-o` values

@@ -13,6 +13,7 @@
 //! [`crate::stats`]).
 
 use std::io::{self, Write};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mancala_check::{self as check, Build};
@@ -20,6 +21,7 @@ use mancala_engine::analysis::{Analyser, Limit};
 use mancala_engine::{Player, PlayerSpec, RandomPlayer};
 use mancala_notation::Record;
 use mancala_rules::{DEFAULT_LAP_BUDGET, Game, PlayErrorKind, Position, Rules, Side};
+use mancala_tablebase::TablebaseDir;
 
 use crate::input::{self, InputName};
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
@@ -321,6 +323,8 @@ struct Match<'a> {
     args: &'a Args,
     specs: [PlayerSpec; 2],
     names: [String; 2],
+    /// `--tablebase`'s databases, which both engines play from.
+    tablebases: Option<Arc<TablebaseDir>>,
     rules: Option<Rules>,
     openings: Vec<Opening>,
     time: Option<TimeControl>,
@@ -399,7 +403,8 @@ impl Match<'_> {
             .iter()
             .enumerate()
             .map(|(side, &engine)| {
-                self.specs[engine].build(mix(args.seed, number * 2 + side as u64))
+                let player = self.specs[engine].build(mix(args.seed, number * 2 + side as u64));
+                crate::play::with_tablebases(player, self.tablebases.as_ref())
             })
             .collect();
         let mut notes = Vec::new();
@@ -933,10 +938,20 @@ fn match_of(args: &Args) -> Result<(Match<'_>, usize), u8> {
     } else {
         Some(openings[0].game.position().rules())
     };
+    let tablebases = args
+        .tablebase
+        .tablebase
+        .clone()
+        .map(|dir| Arc::new(TablebaseDir::new(dir)));
+    if let (Some(dir), Some(rules)) = (&tablebases, rules) {
+        // Said once, before the games: the databases cannot be used.
+        crate::flags::open_tablebase(dir, rules, !args.quiet.quiet);
+    }
     let m = Match {
         args,
         specs,
         names,
+        tablebases,
         rules,
         openings,
         time: args.tc,
