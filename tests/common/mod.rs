@@ -21,6 +21,7 @@ pub fn bin(name: &str) -> PathBuf {
         "mancala-render" => PathBuf::from(env!("CARGO_BIN_EXE_mancala-render")),
         "mancala-analyze" => PathBuf::from(env!("CARGO_BIN_EXE_mancala-analyze")),
         "mancala-filter" => PathBuf::from(env!("CARGO_BIN_EXE_mancala-filter")),
+        "mancala-tablebase" => PathBuf::from(env!("CARGO_BIN_EXE_mancala-tablebase")),
         other => panic!("unknown binary {other}"),
     }
 }

@@ -136,10 +136,9 @@ impl Solver {
     pub fn solve(&mut self, game: &Game) -> Option<Solution> {
         let root = self.start(game)?;
         let board = root.board_seeds() as i32;
-        // The databases' values assume no earlier position of the root's.
-        let fresh = self.acyclic || self.search.path.is_empty();
-        let known = self.tablebase.as_ref().and_then(|t| t.probe(&root));
-        let (lower, upper) = match known.filter(|_| fresh) {
+        // Where the game's history cannot change the databases' value.
+        let known = self.tablebase.as_ref().and_then(|t| t.probe_game(game));
+        let (lower, upper) = match known {
             Some(v) => (v, v),
             None => self.narrow(
                 board,
