@@ -1247,28 +1247,12 @@ impl Sower<'_> {
             Side::North => n2 - 1,
         };
         let mut seeds = b[slot(start)];
-        obs.lap_start(self.hole(start), seeds);
-        let (mut pos, mut in_store);
         if !O::RECORDS && 5 <= self.how.n && self.how.n <= 7 && seeds <= n2 {
-            // A lap shorter than a turn (the holes and the mover's store)
-            // passes the store at most once and never comes back to the
-            // hole it started from: its holes are the run of holes after
-            // it, less the one seed the store takes when the lap gets
-            // there, dropped at once (as a bulk sower's lap is).
-            let before_store = row_end - start;
-            let into_store = seeds > before_store;
-            let holes = seeds - u8::from(into_store);
-            let (run, last) = self.laps().run(start, holes);
-            let v = u128::from_le_bytes(*b) & KEEP_ALL_BUT[slot(start)];
-            *b = (v + run).to_le_bytes();
-            st[mover.index()] += u8::from(into_store);
-            in_store = seeds == before_store + 1;
-            pos = if in_store { row_end } else { last };
-            seeds = 0;
-        } else {
-            b[slot(start)] = 0;
-            (pos, in_store) = (start, false);
+            return self.short_store_lap(b, st, start, row_end, seeds);
         }
+        obs.lap_start(self.hole(start), seeds);
+        b[slot(start)] = 0;
+        let (mut pos, mut in_store) = (start, false);
         while seeds > 0 {
             if !in_store && pos == row_end {
                 in_store = true;
@@ -1303,6 +1287,55 @@ impl Sower<'_> {
         } else {
             self.end(pos, LapEnd::Landed(self.hole(pos)), b, st, obs);
         }
+        in_store
+    }
+
+    /// [`Sower::store_track_lap`] for a lap shorter than a turn (the holes
+    /// and the mover's store: `seeds` at most the track's holes), nothing
+    /// recorded, for rows of 5 to 7 holes ([`Sower::laps`]). Such a lap
+    /// passes the store at most once and never comes back to the hole it
+    /// started from: its holes are the run of holes after it, less the
+    /// one seed the store takes when the lap gets there, dropped at once
+    /// (as a bulk sower's lap is), with no test of where the track wraps.
+    /// Random playouts sow most Kalah moves here, so it is written for
+    /// the processor's branch predictor: the one branch that depends on
+    /// the move is whether it captures (a few plies in a hundred), the
+    /// rest is worked out as values. Whether the last seed fell into the
+    /// mover's store.
+    #[inline(always)]
+    fn short_store_lap(
+        self,
+        b: &mut Board,
+        st: &mut [u8; 2],
+        start: u8,
+        row_end: u8,
+        seeds: u8,
+    ) -> bool {
+        let before_store = row_end - start;
+        let into_store = seeds > before_store;
+        let in_store = seeds == before_store + 1;
+        let (run, last) = self.laps().run(start, seeds - u8::from(into_store));
+        let v = (u128::from_le_bytes(*b) & KEEP_ALL_BUT[slot(start)]) + run;
+        *b = v.to_le_bytes();
+        let mut gained = u8::from(into_store);
+        // The last seed in a hole of the mover's own row (`row_end` and
+        // the `n - 1` before it) that was empty: a capture, of the facing
+        // hole's seeds with it, or of it alone under `empty-capture`.
+        let own_row = row_end.wrapping_sub(last) < self.how.n;
+        if !in_store & own_row & (b[slot(last)] == 1) {
+            let facing = self.how.n2 - 1 - last;
+            let facing_seeds = b[slot(facing)];
+            let empty = matches!(
+                self.how.capture,
+                CaptureRule::OppositeOfEmptyOwn { empty: true }
+            );
+            if facing_seeds > 0 || empty {
+                gained += 1 + facing_seeds;
+                b[slot(last)] = 0;
+                b[slot(facing)] = 0;
+            }
+        }
+        st[self.mover.index()] += gained;
         in_store
     }
 
