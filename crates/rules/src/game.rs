@@ -684,14 +684,14 @@ impl Game {
     fn unrepeated_played(&mut self, before: [u8; 2]) {
         let rules = self.position.rules();
         let stores = self.position.stores();
-        let changed = stores != before;
-        self.ended = if changed && rules.ends_at_twenty_five(stores) {
+        let ending = if rules.ends_at_twenty_five(stores) {
             Some(EndReason::TwentyFive)
-        } else if changed & rules.ends_on_empty_row() & self.position.a_row_is_empty() {
+        } else if rules.ends_on_empty_row() & self.position.a_row_is_empty() {
             Some(EndReason::NoMoves)
         } else {
             None
         };
+        self.ended = if stores == before { None } else { ending };
         self.open = true;
     }
 

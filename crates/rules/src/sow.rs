@@ -1320,9 +1320,12 @@ impl Sower<'_> {
         let mut gained = u8::from(into_store);
         // The last seed in a hole of the mover's own row (`row_end` and
         // the `n - 1` before it) that was empty: a capture, of the facing
-        // hole's seeds with it, or of it alone under `empty-capture`.
-        let own_row = row_end.wrapping_sub(last) < self.how.n;
-        if !in_store & own_row & (b[slot(last)] == 1) {
+        // hole's seeds with it, or of it alone under `empty-capture`. The
+        // three tests are folded into one byte, 1 exactly when all hold,
+        // so that the compiler makes them one branch, not three.
+        let elsewhere = row_end.wrapping_sub(last) >= self.how.n;
+        let landed = b[slot(last)] | u8::from(elsewhere) << 1 | u8::from(in_store) << 2;
+        if landed == 1 {
             let facing = self.how.n2 - 1 - last;
             let facing_seeds = b[slot(facing)];
             let empty = matches!(
