@@ -644,6 +644,24 @@ impl Game {
     /// as it was), or no candidate to draw from (`draw` not called).
     #[inline(always)]
     pub fn play_drawn_unsettled(&mut self, draw: impl FnOnce(usize) -> usize) -> Drawn {
+        if self.position.direction_due() {
+            return self.play_drawn_listed(draw);
+        }
+        // Most moves drawn play: the list is made only for one that does
+        // not (the game is then as it was, and so are its candidates).
+        match self.position.drawn_candidate(draw) {
+            None => Drawn::NoCandidate,
+            Some((mv, _)) if self.play_unsettled(mv).is_some() => Drawn::Played,
+            Some((_, index)) => Drawn::Refused {
+                candidates: self.position.candidates(),
+                index,
+            },
+        }
+    }
+
+    /// [`Game::play_drawn_unsettled`] from the listed candidates.
+    #[inline(never)]
+    fn play_drawn_listed(&mut self, draw: impl FnOnce(usize) -> usize) -> Drawn {
         let candidates = self.position.candidates();
         if candidates.is_empty() {
             return Drawn::NoCandidate;

@@ -462,11 +462,7 @@ impl Position {
     pub fn candidates(&self) -> MoveList {
         let side = self.to_move;
         let mut list = MoveList::of(side);
-        let base = self.row_start(side);
-        let mut holes = self.filled_holes(base);
-        if self.closed != 0 {
-            holes &= !((self.closed >> base) as u8);
-        }
+        let mut holes = self.candidate_holes();
         if self.direction_due() {
             while holes != 0 {
                 let i = holes.trailing_zeros() as u8;
@@ -482,6 +478,37 @@ impl Position {
             list.len = set[7];
         }
         list
+    }
+
+    /// Bit `i` for each non-empty open hole `i` of the side to move: the
+    /// holes of [`Position::candidates`].
+    #[inline(always)]
+    fn candidate_holes(&self) -> u8 {
+        let base = self.row_start(self.to_move);
+        let holes = self.filled_holes(base);
+        if self.closed != 0 {
+            holes & !((self.closed >> base) as u8)
+        } else {
+            holes
+        }
+    }
+
+    /// The candidate that `draw` picks (given their number, it returns the
+    /// index of one below it in [`Position::candidates`]), and that index,
+    /// with no list made; `None`, `draw` not called, when the side to move
+    /// has none. With no direction due: a due direction doubles the list.
+    #[inline(always)]
+    pub(crate) fn drawn_candidate(
+        &self,
+        draw: impl FnOnce(usize) -> usize,
+    ) -> Option<(Move, usize)> {
+        debug_assert!(!self.direction_due());
+        let holes = set_bits7(self.candidate_holes());
+        if holes[7] == 0 {
+            return None;
+        }
+        let index = draw(usize::from(holes[7]));
+        Some((Move::new(Hole::new(self.to_move, holes[index & 7])), index))
     }
 
     /// The track index of `side`'s first hole.

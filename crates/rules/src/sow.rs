@@ -198,6 +198,10 @@ impl SowRules {
     /// Each side's store lies on the track after its own row (see
     /// [`Sower::sow_store_track`]).
     const STORE_TRACK: u8 = 2;
+    /// Moves are single laps (no relay, no store on the track: Oware) on
+    /// rows of 5 to 7 holes, so that a lap shorter than a turn of the
+    /// track drops its seeds at once (see [`Sower::sow_in_place`]).
+    const SHORT_SINGLE: u8 = 4;
 
     #[inline(always)]
     const fn skip_origin(&self) -> bool {
@@ -207,6 +211,11 @@ impl SowRules {
     #[inline(always)]
     pub(crate) const fn store_track(&self) -> bool {
         self.track & SowRules::STORE_TRACK != 0
+    }
+
+    #[inline(always)]
+    const fn short_single(&self) -> bool {
+        self.track & SowRules::SHORT_SINGLE != 0
     }
 
     /// Holes per row.
@@ -286,6 +295,10 @@ impl SowRules {
                 0
             } | if store_track {
                 SowRules::STORE_TRACK
+            } else {
+                0
+            } | if matches!(game.relay, Relay::Never) && !store_track && 5 <= n && n <= 7 {
+                SowRules::SHORT_SINGLE
             } else {
                 0
             },
@@ -1478,6 +1491,14 @@ impl Sower<'_> {
                     self.sow_apart(board, stores, start, &mut NoTrace)
                 }
             }
+        } else if self.how.short_single() && self.closed == 0 && b[slot(start)] < self.how.n2 {
+            // Oware's common move, sown here rather than out of line (as
+            // `sow_apart` sows it for a move to rule on): one lap, which
+            // never reaches the hole it started from, so skipped or not,
+            // and is within any lap budget (at least 1).
+            let last = self.plain_lap(b, start, self.laps());
+            self.stop_landed(b, st, last, &mut NoTrace);
+            return Some(1);
         } else {
             self.sow(*b, *st, start, &mut NoTrace)
         };
