@@ -154,7 +154,7 @@ pub struct PositionWanted {
 }
 
 fn parse_position(text: &str) -> Result<PositionWanted, String> {
-    let setup = parse_setup(text).map_err(|e| format!("invalid set-up: {}", e.message))?;
+    let setup = parse_setup(text).map_err(|e| format!("invalid set-up: {e}"))?;
     let given = |key: &str| text.split_whitespace().any(|word| word.starts_with(key));
     Ok(PositionWanted {
         setup,

@@ -450,7 +450,7 @@ impl Session {
 /// Plays `--moves` (checking any `+N` they carry), or says where and why
 /// they fail.
 fn play_moves_arg(session: &mut Session, moves: &str) -> Result<(), (Range<usize>, String)> {
-    let parsed = moves_arg::parse(moves).map_err(|e| (e.span, e.message))?;
+    let parsed = moves_arg::parse(moves).map_err(|e| (e.span.clone(), e.to_string()))?;
     for arg in parsed {
         let mover = session.game.position().to_move();
         let ply = session.plies_total + 1;
@@ -882,7 +882,7 @@ impl Tool<'_> {
             Ok(arg) => arg,
             // The message quotes what was typed (shortened).
             Err(e) => {
-                self.report(&format!("{}\n", escape_controls(&e)))?;
+                self.report(&format!("{}\n", escape_controls(&e.to_string())))?;
                 return Ok(Answer::Again);
             }
         };

@@ -701,8 +701,8 @@ fn game_from_flags(args: &Args, color: bool) -> Result<(GameText, ParsedGame), (
     let mut record = Record::new(rules.game());
     record.options = rules.options();
     if let Some(text) = &args.setup {
-        let setup =
-            parse_setup(text).map_err(|e| flag_error("--setup", text, e.span, &e.message))?;
+        let setup = parse_setup(text)
+            .map_err(|e| flag_error("--setup", text, e.span.clone(), &e.to_string()))?;
         if let Err(e) = Position::from_setup(rules, &setup) {
             return Err(flag_error("--setup", text, 0..text.len(), &e.to_string()));
         }
@@ -710,7 +710,7 @@ fn game_from_flags(args: &Args, color: bool) -> Result<(GameText, ParsedGame), (
     }
     let moves = args.moves.as_deref().unwrap_or("");
     let parsed_moves = moves_arg::parse(moves)
-        .map_err(|e| flag_error(moves_arg::NAME, moves, e.span, &e.message))?;
+        .map_err(|e| flag_error(moves_arg::NAME, moves, e.span.clone(), &e.to_string()))?;
     let mut spans = Spans {
         result: moves.len()..moves.len(),
         ..Spans::default()
