@@ -8,7 +8,9 @@
 use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use mancala_engine::{ENGINES, Engine, ParseSpecError, PlayerSpec};
 use mancala_prose::{did_you_mean, shorten};
-use mancala_rules::{DEFAULT_LAP_BUDGET, GameId, Opt, Options, Rules};
+use mancala_rules::{
+    DEFAULT_LAP_BUDGET, GameId, Opt, Options, OptionsError, ParseOptionError, Rules,
+};
 
 use crate::output::ColorChoice;
 use std::io;
@@ -104,12 +106,32 @@ pub fn rules_of(
     game: Option<GameId>,
     options: &[String],
     lap_budget: Option<u32>,
-) -> Result<Rules, String> {
-    let options: Options = options.join(" ").parse().map_err(|e| format!("{e}"))?;
+) -> Result<Rules, RulesOfError> {
+    let options: Options = options.join(" ").parse().map_err(RulesOfError::Options)?;
     Rules::new(game.unwrap_or(DEFAULT_GAME), options)
         .and_then(|r| r.with_lap_budget(lap_budget.unwrap_or(DEFAULT_LAP_BUDGET)))
-        .map_err(|e| e.to_string())
+        .map_err(RulesOfError::Rules)
 }
+
+/// Why [`rules_of`] makes no rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RulesOfError {
+    /// An option word that is none.
+    Options(ParseOptionError),
+    /// Options the game does not take, or a lap budget of 0.
+    Rules(OptionsError),
+}
+
+impl std::fmt::Display for RulesOfError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RulesOfError::Options(e) => e.fmt(f),
+            RulesOfError::Rules(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RulesOfError {}
 
 /// The game ids as clap's possible values, so that help, man pages and
 /// shell completions list them.

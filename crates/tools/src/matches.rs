@@ -43,25 +43,58 @@ pub enum TimeControl {
 /// A time control's times are below this many seconds (some 31 years).
 const MAX_SECONDS: f64 = 1e9;
 
+/// Text that is no [`TimeControl`]; `text` is the number at fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseTimeControlError {
+    /// Seconds past [`MAX_SECONDS`].
+    TooLarge { text: String },
+    /// Not a number of seconds.
+    NotSeconds { text: String },
+    /// `st=0`.
+    NoTimePerMove,
+    /// A clock of no time.
+    NoClock,
+}
+
+impl std::fmt::Display for ParseTimeControlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParseTimeControlError::TooLarge { text } => write!(
+                f,
+                "`{text}` seconds is too large (a time control is below {MAX_SECONDS} seconds)"
+            ),
+            ParseTimeControlError::NotSeconds { text } => {
+                write!(f, "`{text}` is not a number of seconds")
+            }
+            ParseTimeControlError::NoTimePerMove => {
+                f.write_str("a move needs some time: st= above 0")
+            }
+            ParseTimeControlError::NoClock => f.write_str("a clock needs some time: 10+0.1, say"),
+        }
+    }
+}
+
+impl std::error::Error for ParseTimeControlError {}
+
 impl std::str::FromStr for TimeControl {
-    type Err = String;
+    type Err = ParseTimeControlError;
 
     /// `10+0.1` (a clock of 10 s, 0.1 s added a move), `60` (no increment)
     /// or `st=0.1` (0.1 s a move).
-    fn from_str(s: &str) -> Result<TimeControl, String> {
-        let seconds = |t: &str| -> Result<Duration, String> {
+    fn from_str(s: &str) -> Result<TimeControl, ParseTimeControlError> {
+        let seconds = |t: &str| -> Result<Duration, ParseTimeControlError> {
             match t.trim().parse::<f64>() {
                 Ok(v) if (0.0..MAX_SECONDS).contains(&v) => Ok(Duration::from_secs_f64(v)),
-                Ok(v) if v >= MAX_SECONDS => Err(format!(
-                    "`{t}` seconds is too large (a time control is below {MAX_SECONDS} seconds)"
-                )),
-                _ => Err(format!("`{t}` is not a number of seconds")),
+                Ok(v) if v >= MAX_SECONDS => {
+                    Err(ParseTimeControlError::TooLarge { text: t.to_owned() })
+                }
+                _ => Err(ParseTimeControlError::NotSeconds { text: t.to_owned() }),
             }
         };
         if let Some(per_move) = s.strip_prefix("st=") {
             let time = seconds(per_move)?;
             if time.is_zero() {
-                return Err("a move needs some time: st= above 0".to_owned());
+                return Err(ParseTimeControlError::NoTimePerMove);
             }
             return Ok(TimeControl::PerMove(time));
         }
@@ -70,7 +103,7 @@ impl std::str::FromStr for TimeControl {
             None => (seconds(s)?, Duration::ZERO),
         };
         if base.is_zero() {
-            return Err("a clock needs some time: 10+0.1, say".to_owned());
+            return Err(ParseTimeControlError::NoClock);
         }
         Ok(TimeControl::Clock { base, increment })
     }

@@ -1137,7 +1137,7 @@ impl Summary {
     }
 }
 
-fn new_rules(args: &Args) -> Result<Rules, String> {
+fn new_rules(args: &Args) -> Result<Rules, crate::flags::RulesOfError> {
     crate::flags::rules_of(
         args.game.game,
         &args.game.options,

@@ -617,7 +617,7 @@ fn variation_frame(
     parsed: &ParsedGame,
     first: impl Fn(Option<Position>) -> Result<Position, String>,
 ) -> Result<Frame, String> {
-    let line = line_of(&parsed.record, first(start)?, path)?;
+    let line = line_of(&parsed.record, first(start)?, path).map_err(|e| e.to_string())?;
     let shown = ply.unwrap_or(line.last_ply());
     let Some((position, mv, eval)) = line.after(shown) else {
         return Err(format!(
@@ -683,7 +683,7 @@ fn illegal_ply_laps(checked: &check::Checked, selection: &Selection) -> Drawing 
 /// text its problems point into: the `--moves` text. `Err` carries a report
 /// of a bad flag (rendered) and the exit code.
 fn game_from_flags(args: &Args, color: bool) -> Result<(GameText, ParsedGame), (String, u8)> {
-    let usage = |e: String| (format!("error: {e}\n"), EXIT_FAILURE);
+    let usage = |e: crate::flags::RulesOfError| (format!("error: {e}\n"), EXIT_FAILURE);
     // The lap budget is applied where the record is checked.
     let rules = crate::flags::rules_of(args.game.game, &args.game.options, None).map_err(usage)?;
     let flag_error = |name: &str, text: &str, span: std::ops::Range<usize>, message: &str| {
@@ -845,7 +845,7 @@ impl Tool<'_> {
                 self.drawn += 1;
                 self.out.flush()
             }
-            Err(message) => self.not_drawn(file, index, &message),
+            Err(stuck) => self.not_drawn(file, index, &stuck.to_string()),
         }
     }
 
@@ -1086,9 +1086,9 @@ impl Tool<'_> {
     /// The end of a run whose exit status is `status`: the picture files
     /// closed (a failure there is the tool's), stdout flushed.
     fn finish(&mut self, status: u8) -> io::Result<u8> {
-        if let Err(message) = self.pictures.finish(&mut self.out)? {
+        if let Err(e) = self.pictures.finish(&mut self.out)? {
             self.out.flush()?;
-            output::error_line(&message);
+            output::error_line(&format!("error: {e}"));
             return Ok(EXIT_FAILURE);
         }
         self.out.flush()?;
