@@ -706,7 +706,6 @@ impl AlphaBeta {
             }
             return self.quiesce(pos, depth, ply, alpha, beta);
         }
-        let side = pos.to_move();
         let key = hash(pos);
         let slot = key as usize & (self.table.len() - 1);
         let table_move = match self.probe(slot, key, depth, ply, alpha, beta) {
@@ -718,7 +717,7 @@ impl AlphaBeta {
         let horizon_above = mem::replace(&mut self.horizon, false);
         let base = self.kids.len();
         let line = self.enter_line(pos);
-        let searched = self.search_kids(pos, side, table_move, depth, ply, alpha, beta);
+        let searched = self.search_kids(pos, table_move, depth, ply, alpha, beta);
         self.leave(base, line);
         let (best, best_move) = match searched {
             Searched::Best { value, mv } => (value, mv),
@@ -726,7 +725,7 @@ impl AlphaBeta {
             Searched::NoMove => {
                 // Cannot move: the game, or round, ends (no line below).
                 self.horizon = horizon_above;
-                return self.ended_value(pos, pos.holdings(), side, ply);
+                return self.ended_value(pos, pos.holdings(), pos.to_move(), ply);
             }
         };
         let bound = if best <= alpha {
@@ -800,7 +799,7 @@ impl AlphaBeta {
         ControlFlow::Continue(entry.mv)
     }
 
-    /// The kids of `pos` (`side` to move) searched `depth - 1` deep in the window
+    /// The kids of `pos` searched `depth - 1` deep in the window
     /// `alpha..beta`, until one cuts off: the best value and its move. The
     /// table's move (`table_move`) is searched first, and alone: when it
     /// cuts off, the other moves need not be sown at all. Then the others,
@@ -811,13 +810,13 @@ impl AlphaBeta {
     fn search_kids(
         &mut self,
         pos: &Position,
-        side: Side,
         table_move: u8,
         depth: i32,
         ply: u32,
         mut alpha: i32,
         beta: i32,
     ) -> Searched {
+        let side = pos.to_move();
         let base = self.kids.len();
         let mut best = -INF;
         let mut best_move = NO_MOVE;
