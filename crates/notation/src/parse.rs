@@ -269,6 +269,66 @@ enum TagName {
 }
 
 impl TagName {
+    /// The value of a tag line named `name` (of this kind), typed where
+    /// the notation reads it; `line_start` and `value_span`: where the line
+    /// and the value stand, for the errors.
+    #[inline(always)]
+    fn read<'v>(
+        self,
+        name: &'v str,
+        value: &'v str,
+        line_start: usize,
+        value_span: &Range<usize>,
+    ) -> Result<TagValue<'v>, ParseError> {
+        let err = |e: TagError| ParseError::new(value_span.clone(), e);
+        Ok(match self {
+            TagName::Game => TagValue::Game(
+                value
+                    .parse::<GameId>()
+                    .map_err(|e| err(TagError::Game(e)))?,
+            ),
+            TagName::Options => TagValue::Options(
+                value
+                    .parse::<Options>()
+                    .map_err(|e| err(TagError::Options(e)))?,
+            ),
+            TagName::SetUp => TagValue::SetUp(setup_value(value, value_span.start)?),
+            TagName::Result => TagValue::Result(
+                value
+                    .parse::<GameResult>()
+                    .map_err(|e| err(TagError::Result(e)))?,
+            ),
+            TagName::Termination => TagValue::Termination(
+                value
+                    .parse::<EndReason>()
+                    .map_err(|e| err(TagError::Termination(e)))?,
+            ),
+            // No standard name is a typed one in other case.
+            TagName::Standard(_) => TagValue::Text {
+                name,
+                value: Cow::Borrowed(value),
+            },
+            TagName::Other => {
+                // A tag the notation reads, in other case, would be kept
+                // as text and the record read without it.
+                if let Some(read) = Record::read_tag_in_other_case(name) {
+                    let at = line_start + 1;
+                    return Err(ParseError::new(
+                        at..at + name.len(),
+                        TagError::OtherCase {
+                            name: name.to_owned(),
+                            meant: read,
+                        },
+                    ));
+                }
+                TagValue::Text {
+                    name,
+                    value: Cow::Borrowed(value),
+                }
+            }
+        })
+    }
+
     const EVENT: TagName = TagName::Standard(1 << 5);
     const SITE: TagName = TagName::Standard(1 << 6);
     const DATE: TagName = TagName::Standard(1 << 7);
@@ -776,55 +836,10 @@ impl<'a> GameParser<'a> {
                     },
                 ));
             }
-            let err = |e: TagError| ParseError::new(value_span.clone(), e);
-            let tag = match kind {
-                TagName::Game => TagValue::Game(
-                    value
-                        .parse::<GameId>()
-                        .map_err(|e| err(TagError::Game(e)))?,
-                ),
-                TagName::Options => TagValue::Options(
-                    value
-                        .parse::<Options>()
-                        .map_err(|e| err(TagError::Options(e)))?,
-                ),
-                TagName::SetUp => TagValue::SetUp(setup_value(value, value_span.start)?),
-                TagName::Result => {
-                    let result = value
-                        .parse::<GameResult>()
-                        .map_err(|e| err(TagError::Result(e)))?;
-                    result_tag = Some((result, value_span.clone()));
-                    TagValue::Result(result)
-                }
-                TagName::Termination => TagValue::Termination(
-                    value
-                        .parse::<EndReason>()
-                        .map_err(|e| err(TagError::Termination(e)))?,
-                ),
-                // No standard name is a typed one in other case.
-                TagName::Standard(_) => TagValue::Text {
-                    name,
-                    value: Cow::Borrowed(value),
-                },
-                TagName::Other => {
-                    // A tag the notation reads, in other case, would be kept
-                    // as text and the record read without it.
-                    if let Some(read) = Record::read_tag_in_other_case(name) {
-                        let at = line.start + 1;
-                        return Err(ParseError::new(
-                            at..at + name.len(),
-                            TagError::OtherCase {
-                                name: name.to_owned(),
-                                meant: read,
-                            },
-                        ));
-                    }
-                    TagValue::Text {
-                        name,
-                        value: Cow::Borrowed(value),
-                    }
-                }
-            };
+            let tag = kind.read(name, value, line.start, &value_span)?;
+            if let TagValue::Result(result) = tag {
+                result_tag = Some((result, value_span.clone()));
+            }
             header_end = line.end;
             if visitor.tag(tag, line, value_span).is_break() {
                 return Ok(ControlFlow::Break(()));
