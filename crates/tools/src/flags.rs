@@ -148,7 +148,7 @@ fn game_ids() -> impl TypedValueParser<Value = GameId> {
 /// one `-o`.
 #[derive(Debug, Clone, Copy)]
 struct Completed {
-    check: fn(&str) -> Result<(), String>,
+    check: fn(&str) -> Result<(), PlayerError>,
     values: fn() -> Vec<PossibleValue>,
 }
 
@@ -245,21 +245,33 @@ fn players() -> Vec<PossibleValue> {
     engines.chain([human]).collect()
 }
 
-/// Whether `text` names a player, or why not (with the name it may have
-/// meant).
-fn check_player(text: &str) -> Result<(), String> {
+/// Text that names no player: the engine's word on it, which for a name
+/// no player has is said with the name it may have meant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct PlayerError(ParseSpecError);
+
+impl std::fmt::Display for PlayerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            ParseSpecError::UnknownPlayer(name) => write!(
+                f,
+                "unknown player `{}`{}",
+                shorten(name),
+                did_you_mean(name, player_names())
+            ),
+            e => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PlayerError {}
+
+/// Whether `text` names a player, or why not.
+fn check_player(text: &str) -> Result<(), PlayerError> {
     if text == HUMAN {
         return Ok(());
     }
-    match text.parse::<PlayerSpec>() {
-        Ok(_) => Ok(()),
-        Err(ParseSpecError::UnknownPlayer(name)) => Err(format!(
-            "unknown player `{}`{}",
-            shorten(&name),
-            did_you_mean(&name, player_names())
-        )),
-        Err(e) => Err(e.to_string()),
-    }
+    text.parse::<PlayerSpec>().map(|_| ()).map_err(PlayerError)
 }
 
 /// An engine in a line: what it does and its settings with their

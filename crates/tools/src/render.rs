@@ -1,5 +1,6 @@
 //! `mancala-render`: games and positions as diagrams.
 
+use std::fmt;
 use std::io::{self, Write};
 use std::ops::RangeInclusive;
 
@@ -138,28 +139,61 @@ pub enum DrawStyle {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Span(pub RangeInclusive<usize>);
 
+/// A ply or a range of plies or rounds that is none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum PlyArgError {
+    /// Ply 0 where a move is asked for.
+    StartIsNoMove,
+    /// 0 in a range.
+    Zero,
+    /// Not a number.
+    NotANumber { text: String },
+    /// No range at all.
+    Empty,
+    /// A range whose end comes before its start.
+    EmptyRange { text: String },
+}
+
+impl fmt::Display for PlyArgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlyArgError::StartIsNoMove => {
+                f.write_str("ply 0 is the starting position, not a move: plies count from 1")
+            }
+            PlyArgError::Zero => f.write_str("plies and rounds count from 1"),
+            PlyArgError::NotANumber { text } => write!(f, "`{text}` is not a number"),
+            PlyArgError::Empty => f.write_str("expected N, A..B, A.., ..B or .."),
+            PlyArgError::EmptyRange { text } => write!(f, "`{text}` is an empty range"),
+        }
+    }
+}
+
+impl std::error::Error for PlyArgError {}
+
 /// A ply that is a move: 1 or more (0 is the starting position).
-fn parse_move_ply(text: &str) -> Result<usize, String> {
+fn parse_move_ply(text: &str) -> Result<usize, PlyArgError> {
     match text.parse() {
-        Ok(0) => Err("ply 0 is the starting position, not a move: plies count from 1".into()),
+        Ok(0) => Err(PlyArgError::StartIsNoMove),
         Ok(n) => Ok(n),
-        Err(_) => Err(format!("`{text}` is not a number")),
+        Err(_) => Err(PlyArgError::NotANumber {
+            text: text.to_owned(),
+        }),
     }
 }
 
 /// A range of plies or rounds: both count from 1, so 0 and an empty range
 /// are usage errors (exit 2), caught before any game is read.
-fn parse_range(text: &str) -> Result<Span, String> {
-    let number = |t: &str, default: usize| -> Result<usize, String> {
+fn parse_range(text: &str) -> Result<Span, PlyArgError> {
+    let number = |t: &str, default: usize| -> Result<usize, PlyArgError> {
         match t.parse() {
             _ if t.is_empty() => Ok(default),
-            Ok(0) => Err("plies and rounds count from 1".to_owned()),
+            Ok(0) => Err(PlyArgError::Zero),
             Ok(n) => Ok(n),
-            Err(_) => Err(format!("`{t}` is not a number")),
+            Err(_) => Err(PlyArgError::NotANumber { text: t.to_owned() }),
         }
     };
     if text.is_empty() {
-        return Err("expected N, A..B, A.., ..B or ..".to_owned());
+        return Err(PlyArgError::Empty);
     }
     let range = match text.split_once("..") {
         Some((a, b)) => number(a, 1)?..=number(b, usize::MAX)?,
@@ -169,7 +203,9 @@ fn parse_range(text: &str) -> Result<Span, String> {
         }
     };
     if range.is_empty() {
-        return Err(format!("`{text}` is an empty range"));
+        return Err(PlyArgError::EmptyRange {
+            text: text.to_owned(),
+        });
     }
     Ok(Span(range))
 }
