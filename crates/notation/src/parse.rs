@@ -269,66 +269,6 @@ enum TagName {
 }
 
 impl TagName {
-    /// The value of a tag line named `name` (of this kind), typed where
-    /// the notation reads it; `line_start` and `value_span`: where the line
-    /// and the value stand, for the errors.
-    #[inline(always)]
-    fn read<'v>(
-        self,
-        name: &'v str,
-        value: &'v str,
-        line_start: usize,
-        value_span: &Range<usize>,
-    ) -> Result<TagValue<'v>, ParseError> {
-        let err = |e: TagError| ParseError::new(value_span.clone(), e);
-        Ok(match self {
-            TagName::Game => TagValue::Game(
-                value
-                    .parse::<GameId>()
-                    .map_err(|e| err(TagError::Game(e)))?,
-            ),
-            TagName::Options => TagValue::Options(
-                value
-                    .parse::<Options>()
-                    .map_err(|e| err(TagError::Options(e)))?,
-            ),
-            TagName::SetUp => TagValue::SetUp(setup_value(value, value_span.start)?),
-            TagName::Result => TagValue::Result(
-                value
-                    .parse::<GameResult>()
-                    .map_err(|e| err(TagError::Result(e)))?,
-            ),
-            TagName::Termination => TagValue::Termination(
-                value
-                    .parse::<EndReason>()
-                    .map_err(|e| err(TagError::Termination(e)))?,
-            ),
-            // No standard name is a typed one in other case.
-            TagName::Standard(_) => TagValue::Text {
-                name,
-                value: Cow::Borrowed(value),
-            },
-            TagName::Other => {
-                // A tag the notation reads, in other case, would be kept
-                // as text and the record read without it.
-                if let Some(read) = Record::read_tag_in_other_case(name) {
-                    let at = line_start + 1;
-                    return Err(ParseError::new(
-                        at..at + name.len(),
-                        TagError::OtherCase {
-                            name: name.to_owned(),
-                            meant: read,
-                        },
-                    ));
-                }
-                TagValue::Text {
-                    name,
-                    value: Cow::Borrowed(value),
-                }
-            }
-        })
-    }
-
     const EVENT: TagName = TagName::Standard(1 << 5);
     const SITE: TagName = TagName::Standard(1 << 6);
     const DATE: TagName = TagName::Standard(1 << 7);
@@ -501,6 +441,37 @@ impl<'a> SeenTags<'a> {
     fn saw_game(&self) -> bool {
         self.standard & 1 != 0
     }
+}
+
+/// What the tags must say once the movetext's `result` is read: a `Game`
+/// tag was among them (`seen`; the header starts at `header_start`), and
+/// the `Result` tag, if any (with its value's span), agrees.
+fn tags_agree(
+    seen: &SeenTags<'_>,
+    header_start: usize,
+    result_tag: Option<(GameResult, Range<usize>)>,
+    result: GameResult,
+) -> Result<(), ParseError> {
+    if !seen.saw_game() {
+        return Err(ParseError::new(
+            header_start..header_start,
+            TagError::MissingGame {
+                near: seen.near("Game").map(str::to_owned),
+            },
+        ));
+    }
+    if let Some((tagged, span)) = result_tag
+        && tagged != result
+    {
+        return Err(ParseError::new(
+            span,
+            TagError::ResultMismatch {
+                tagged,
+                ended: result,
+            },
+        ));
+    }
+    Ok(())
 }
 
 /// Parses a `SetUp` tag value, e.g. `S 4,4,4,4,4,4/4,4,4,4,4,4 0-0`.
@@ -836,10 +807,55 @@ impl<'a> GameParser<'a> {
                     },
                 ));
             }
-            let tag = kind.read(name, value, line.start, &value_span)?;
-            if let TagValue::Result(result) = tag {
-                result_tag = Some((result, value_span.clone()));
-            }
+            let err = |e: TagError| ParseError::new(value_span.clone(), e);
+            let tag = match kind {
+                TagName::Game => TagValue::Game(
+                    value
+                        .parse::<GameId>()
+                        .map_err(|e| err(TagError::Game(e)))?,
+                ),
+                TagName::Options => TagValue::Options(
+                    value
+                        .parse::<Options>()
+                        .map_err(|e| err(TagError::Options(e)))?,
+                ),
+                TagName::SetUp => TagValue::SetUp(setup_value(value, value_span.start)?),
+                TagName::Result => {
+                    let result = value
+                        .parse::<GameResult>()
+                        .map_err(|e| err(TagError::Result(e)))?;
+                    result_tag = Some((result, value_span.clone()));
+                    TagValue::Result(result)
+                }
+                TagName::Termination => TagValue::Termination(
+                    value
+                        .parse::<EndReason>()
+                        .map_err(|e| err(TagError::Termination(e)))?,
+                ),
+                // No standard name is a typed one in other case.
+                TagName::Standard(_) => TagValue::Text {
+                    name,
+                    value: Cow::Borrowed(value),
+                },
+                TagName::Other => {
+                    // A tag the notation reads, in other case, would be kept
+                    // as text and the record read without it.
+                    if let Some(read) = Record::read_tag_in_other_case(name) {
+                        let at = line.start + 1;
+                        return Err(ParseError::new(
+                            at..at + name.len(),
+                            TagError::OtherCase {
+                                name: name.to_owned(),
+                                meant: read,
+                            },
+                        ));
+                    }
+                    TagValue::Text {
+                        name,
+                        value: Cow::Borrowed(value),
+                    }
+                }
+            };
             header_end = line.end;
             if visitor.tag(tag, line, value_span).is_break() {
                 return Ok(ControlFlow::Break(()));
@@ -852,25 +868,7 @@ impl<'a> GameParser<'a> {
         let ControlFlow::Continue((result, result_span)) = self.movetext(visitor)? else {
             return Ok(ControlFlow::Break(()));
         };
-        if !seen.saw_game() {
-            return Err(ParseError::new(
-                header_start..header_start,
-                TagError::MissingGame {
-                    near: seen.near("Game").map(str::to_owned),
-                },
-            ));
-        }
-        if let Some((tagged, span)) = result_tag
-            && tagged != result
-        {
-            return Err(ParseError::new(
-                span,
-                TagError::ResultMismatch {
-                    tagged,
-                    ended: result,
-                },
-            ));
-        }
+        tags_agree(&seen, header_start, result_tag, result)?;
         visitor.result(result, result_span);
         Ok(ControlFlow::Continue(()))
     }
