@@ -19,7 +19,7 @@ use mancala_check::{self as check, Build};
 use mancala_engine::analysis::{Analyser, Limit};
 use mancala_engine::{Player, PlayerSpec, RandomPlayer};
 use mancala_notation::Record;
-use mancala_rules::{DEFAULT_LAP_BUDGET, Game, PlayErrorKind, Position, Rules, Side};
+use mancala_rules::{DEFAULT_LAP_BUDGET, Game, PlayError, PlayErrorKind, Position, Rules, Side};
 
 use crate::input::{self, InputName};
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
@@ -187,14 +187,45 @@ struct Opening {
     plies: usize,
 }
 
+/// Why a pair of the match has no opening to start from.
+#[derive(Clone, Debug, PartialEq)]
+enum OpeningError {
+    /// No game to play (no rules, no openings read).
+    NoGame,
+    /// Whether `side` can move at ply 1 is undecided within the lap
+    /// budget.
+    Undecided { side: Side, error: PlayError },
+    /// No random opening of `plies` plies (rated within `balanced` seeds)
+    /// came in [`BALANCED_TRIES`] draws.
+    NotFound { plies: usize, balanced: Option<f64> },
+}
+
+impl std::fmt::Display for OpeningError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpeningError::NoGame => f.write_str("no game to play"),
+            OpeningError::Undecided { side, error } => write!(
+                f,
+                "cannot start: whether {side} can move at ply 1 is undecided: {error} (--lap-budget)"
+            ),
+            OpeningError::NotFound { plies, balanced } => {
+                write!(f, "no opening of {plies} random plies")?;
+                if let Some(margin) = balanced {
+                    write!(f, " rated within {margin} seeds")?;
+                }
+                write!(f, " found in {BALANCED_TRIES} draws")
+            }
+        }
+    }
+}
+
 impl Opening {
-    fn start(rules: Rules) -> Result<Opening, String> {
-        let (game, _) = Game::new(Position::new(rules)).map_err(|e| {
-            format!(
-                "cannot start: whether {} can move at ply 1 is undecided: {e} (--lap-budget)",
-                Position::new(rules).to_move()
-            )
-        })?;
+    fn start(rules: Rules) -> Result<Opening, OpeningError> {
+        let (game, _) =
+            Game::new(Position::new(rules)).map_err(|error| OpeningError::Undecided {
+                side: Position::new(rules).to_move(),
+                error,
+            })?;
         let mut record = Record::new(rules.game());
         record.options = rules.options();
         Ok(Opening {
@@ -224,7 +255,7 @@ fn generated_opening(
     pair: u64,
     plies: usize,
     balanced: Option<f64>,
-) -> Result<Opening, String> {
+) -> Result<Opening, OpeningError> {
     let start = Opening::start(rules)?;
     for attempt in 0..BALANCED_TRIES {
         let mut random = RandomPlayer::new(mix(mix(seed, OPENING_SALT ^ pair), attempt));
@@ -253,10 +284,7 @@ fn generated_opening(
             plies: session.plies_total,
         });
     }
-    Err(format!(
-        "no opening of {plies} random plies{} found in {BALANCED_TRIES} draws",
-        balanced.map_or(String::new(), |m| format!(" rated within {m} seeds"))
-    ))
+    Err(OpeningError::NotFound { plies, balanced })
 }
 
 /// The openings of `--openings`: every valid, unfinished record (or
@@ -346,7 +374,8 @@ struct Played {
 
 /// A pair played: its two games, the first engine South in the first.
 struct PairPlayed {
-    games: Result<[Played; 2], String>,
+    /// The games, or why the pair (its number) has none.
+    games: Result<[Played; 2], (u64, OpeningError)>,
 }
 
 /// What every game of the match shares.
@@ -361,9 +390,9 @@ struct Match<'a> {
 }
 
 impl Match<'_> {
-    fn opening(&self, pair: u64) -> Result<Opening, String> {
+    fn opening(&self, pair: u64) -> Result<Opening, OpeningError> {
         if self.openings.is_empty() {
-            let rules = self.rules.ok_or("no game to play")?;
+            let rules = self.rules.ok_or(OpeningError::NoGame)?;
             let plies = self.args.opening_plies;
             if plies == 0 {
                 return Opening::start(rules);
@@ -380,7 +409,7 @@ impl Match<'_> {
             Ok(opening) => opening,
             Err(e) => {
                 return PairPlayed {
-                    games: Err(format!("error: pair {pair}: {e}")),
+                    games: Err((pair, e)),
                 };
             }
         };
@@ -1000,10 +1029,11 @@ impl Writing {
         let args = m.args;
         let games = match &played.games {
             Ok(games) => games,
-            Err(e) => {
+            Err((pair, e)) => {
                 self.failed = true;
                 self.out.flush()?;
-                self.progress.aside(|| output::error_line(e));
+                self.progress
+                    .aside(|| output::error_line(&format!("error: pair {pair}: {e}")));
                 return Err(io::Error::other(Stopped));
             }
         };
