@@ -21,7 +21,8 @@ use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::page;
 use crate::pictures::{DiagramFormat, Pictures, game_facts};
 use crate::variation::{
-    VariationPath, after_moves, eval_line, line_evals, line_marks, line_of, variation_headings,
+    LineError, VariationPath, after_moves, eval_line, line_evals, line_marks, line_of,
+    variation_headings,
 };
 use mancala_check::{self as check, Build, Ply, ProblemKind};
 use mancala_diagram::{
@@ -389,7 +390,7 @@ impl Drawing {
 struct Gathered {
     frames: Vec<Frame>,
     /// A ply asked for that cannot be drawn.
-    error: Option<String>,
+    error: Option<PlayError>,
     /// The position the first ply was played in.
     start: Option<Position>,
     /// `--laps N`: the position before ply N, and its move.
@@ -449,7 +450,7 @@ impl Gathered {
                                 .push((self.frames.len(), ply.number, ply.mv));
                             self.frames.push(frame);
                         }
-                        Err(e) => self.error = Some(e.to_string()),
+                        Err(e) => self.error = Some(e),
                     }
                 }
                 // A new round's refilled board belongs to that round, shown
@@ -484,14 +485,85 @@ impl Gathered {
     }
 }
 
-/// The frames of one valid game, or a message when the selection does not
-/// exist in it. With `ignore_result`, a record whose only faults are its result or end
+/// Why a valid game has nothing to draw for the selection.
+#[derive(Debug)]
+enum NotDrawn {
+    /// A part of the check's result that a valid game has, missing (what
+    /// the check promises: a bug if said).
+    Missing(&'static str),
+    /// A ply's frame could not be made.
+    Ply(PlayError),
+    /// The game's set-up is no position (the check's problem).
+    Start(check::Problem),
+    /// No ply `ply` in a game of `plies`.
+    NoPly { ply: usize, plies: usize },
+    /// No ply in the range; `rounds` when the game plays rounds.
+    NothingInPlies { plies: usize, rounds: Option<usize> },
+    /// No line at the variation path.
+    Line(LineError),
+    /// The variation at `path` has no ply `ply`: it runs from `first` to
+    /// `last`.
+    NoPlyInVariation {
+        path: VariationPath,
+        ply: usize,
+        first: usize,
+        last: usize,
+    },
+}
+
+impl fmt::Display for NotDrawn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotDrawn::Missing(what) => write!(f, "no {what}"),
+            NotDrawn::Ply(e) => e.fmt(f),
+            NotDrawn::Start(problem) => problem.fmt(f),
+            NotDrawn::NoPly { ply, plies } => write!(
+                f,
+                "there is no ply {ply}: the game has {}",
+                plural(*plies as u64, "ply")
+            ),
+            NotDrawn::NothingInPlies {
+                plies,
+                rounds: Some(rounds),
+            } => write!(
+                f,
+                "nothing in the plies and rounds asked for: the game has {} in {}",
+                plural(*plies as u64, "ply"),
+                plural(*rounds as u64, "round")
+            ),
+            NotDrawn::NothingInPlies {
+                plies,
+                rounds: None,
+            } => write!(
+                f,
+                "nothing in the plies asked for: the game has {} and no rounds",
+                plural(*plies as u64, "ply")
+            ),
+            NotDrawn::Line(e) => e.fmt(f),
+            NotDrawn::NoPlyInVariation {
+                path,
+                ply,
+                first,
+                last,
+            } => write!(
+                f,
+                "there is no ply {ply} in variation {path}: it runs from ply {first} (from the position after ply {}) to ply {last}",
+                first - 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NotDrawn {}
+
+/// The frames of one valid game, or why the selection does not exist in
+/// it. With `ignore_result`, a record whose only faults are its result or end
 /// reason (one built from the command line) is drawn all the same.
 fn frames_of(
     check: impl FnOnce(&mut dyn FnMut(&Ply<'_>)) -> check::Checked,
     selection: &Selection,
     ignore_result: bool,
-) -> Result<(Drawing, check::Checked), String> {
+) -> Result<(Drawing, check::Checked), NotDrawn> {
     let mut gathered = Gathered::default();
     let mut checked = check(&mut |ply| gathered.see(selection, ply));
     if ignore_result {
@@ -503,10 +575,10 @@ fn frames_of(
         return Ok((illegal_ply_laps(&checked, selection), checked));
     }
     if let Some(e) = gathered.error.take() {
-        return Err(e);
+        return Err(NotDrawn::Ply(e));
     }
-    let replay = checked.replay.as_ref().ok_or("no replay")?;
-    let parsed = checked.parsed.as_ref().ok_or("no record")?;
+    let replay = checked.replay.as_ref().ok_or(NotDrawn::Missing("replay"))?;
+    let parsed = checked.parsed.as_ref().ok_or(NotDrawn::Missing("record"))?;
     gathered.annotate(&parsed.record.items);
     let drawing = drawing_of(selection, gathered, replay, parsed)?;
     Ok((drawing, checked))
@@ -518,12 +590,12 @@ fn start_of(
     start: Option<Position>,
     replay: &check::Replay,
     parsed: &ParsedGame,
-) -> Result<Position, String> {
+) -> Result<Position, NotDrawn> {
     match start {
         Some(position) => Ok(position),
         None => {
-            let rules = replay.rules.ok_or("no rules")?;
-            check::start_position(parsed, rules).map_err(|p| p.to_string())
+            let rules = replay.rules.ok_or(NotDrawn::Missing("rules"))?;
+            check::start_position(parsed, rules).map_err(NotDrawn::Start)
         }
     }
 }
@@ -536,8 +608,8 @@ fn drawing_of(
     mut g: Gathered,
     replay: &check::Replay,
     parsed: &ParsedGame,
-) -> Result<Drawing, String> {
-    let game = replay.game.as_ref().ok_or("no game")?;
+) -> Result<Drawing, NotDrawn> {
+    let game = replay.game.as_ref().ok_or(NotDrawn::Missing("game"))?;
     let first = |start| start_of(start, replay, parsed);
     match selection {
         Selection::Final => {
@@ -554,17 +626,17 @@ fn drawing_of(
             g.frames.push(frame);
         }
         Selection::AfterPly(n) if g.frames.is_empty() => {
-            return Err(format!(
-                "there is no ply {n}: the game has {}",
-                plural(replay.plies as u64, "ply")
-            ));
+            return Err(NotDrawn::NoPly {
+                ply: *n,
+                plies: replay.plies,
+            });
         }
         Selection::Laps(n) => {
             let Some((before, mv)) = g.before_selected else {
-                return Err(format!(
-                    "there is no ply {n}: the game has {}",
-                    plural(replay.plies as u64, "ply")
-                ));
+                return Err(NotDrawn::NoPly {
+                    ply: *n,
+                    plies: replay.plies,
+                });
             };
             return Ok(Drawing::Laps { before, mv });
         }
@@ -588,17 +660,12 @@ fn drawing_of(
         }
         Selection::Plies { .. } if g.frames.is_empty() => {
             let rounds = game.position().round() as usize;
-            return Err(if replay.rules.is_some_and(|r| r.game().has_rounds()) {
-                format!(
-                    "nothing in the plies and rounds asked for: the game has {} in {}",
-                    plural(replay.plies as u64, "ply"),
-                    plural(rounds as u64, "round")
-                )
-            } else {
-                format!(
-                    "nothing in the plies asked for: the game has {} and no rounds",
-                    plural(replay.plies as u64, "ply")
-                )
+            return Err(NotDrawn::NothingInPlies {
+                plies: replay.plies,
+                rounds: replay
+                    .rules
+                    .is_some_and(|r| r.game().has_rounds())
+                    .then_some(rounds),
             });
         }
         _ => {}
@@ -611,9 +678,9 @@ fn final_frame(
     g: &Gathered,
     replay: &check::Replay,
     parsed: &ParsedGame,
-    first: impl Fn(Option<Position>) -> Result<Position, String>,
-) -> Result<Frame, String> {
-    let game = replay.game.as_ref().ok_or("no game")?;
+    first: impl Fn(Option<Position>) -> Result<Position, NotDrawn>,
+) -> Result<Frame, NotDrawn> {
+    let game = replay.game.as_ref().ok_or(NotDrawn::Missing("game"))?;
     let evals = line_evals(&parsed.record.items);
     // A game that ended on a move is drawn as that move left the
     // board (an endless one under `endless-ends-game`: as it was),
@@ -651,17 +718,17 @@ fn variation_frame(
     ply: Option<usize>,
     start: Option<Position>,
     parsed: &ParsedGame,
-    first: impl Fn(Option<Position>) -> Result<Position, String>,
-) -> Result<Frame, String> {
-    let line = line_of(&parsed.record, first(start)?, path).map_err(|e| e.to_string())?;
+    first: impl Fn(Option<Position>) -> Result<Position, NotDrawn>,
+) -> Result<Frame, NotDrawn> {
+    let line = line_of(&parsed.record, first(start)?, path).map_err(NotDrawn::Line)?;
     let shown = ply.unwrap_or(line.last_ply());
     let Some((position, mv, eval)) = line.after(shown) else {
-        return Err(format!(
-            "there is no ply {shown} in variation {path}: it runs from ply {} (from the position after ply {}) to ply {}",
-            line.first_ply,
-            line.first_ply - 1,
-            line.last_ply()
-        ));
+        return Err(NotDrawn::NoPlyInVariation {
+            path: path.clone(),
+            ply: shown,
+            first: line.first_ply,
+            last: line.last_ply(),
+        });
     };
     let mut frame = position_frame(position);
     frame.heading.push(match mv {
@@ -798,7 +865,7 @@ impl Tool<'_> {
         let result = frames_of(check, &self.selection, ignore_result);
         let (drawing, checked) = match result {
             Ok(done) => done,
-            Err(message) => return self.not_drawn(file, index, &message),
+            Err(e) => return self.not_drawn(file, index, &e.to_string()),
         };
         let valid = checked.is_valid();
         if !valid {
