@@ -609,4 +609,46 @@ mod tests {
     fn an_error_is_a_span_and_a_pointer() {
         assert_eq!(std::mem::size_of::<ParseError>(), 24);
     }
+
+    /// The kind holds what is at fault, for a caller to act on without
+    /// reading the words.
+    #[test]
+    fn kinds_carry_their_data() {
+        let kind = |text: &str| *crate::parse_game(text).unwrap_err().kind;
+        assert_eq!(
+            kind("[Game \"olowuka\"]\n\n1. E:up *\n"),
+            ParseErrorKind::Movetext(MovetextError::UnknownDirection {
+                label: 'E',
+                dir: "up".to_owned()
+            })
+        );
+        assert_eq!(
+            kind("[Gmae \"olowuka\"]\n\n*\n"),
+            ParseErrorKind::Tag(TagError::MissingGame {
+                near: Some("Gmae".to_owned())
+            })
+        );
+        assert_eq!(
+            kind("[Game \"olowuka\"]\n\n1. D+99999999999 *\n"),
+            ParseErrorKind::TooLarge {
+                number: Number::CaptureCount,
+                digits: "99999999999".to_owned()
+            }
+        );
+        assert!(matches!(
+            kind("[Game \"olowuka\"]\n[Result \"1-0-0\"]\n\n*\n"),
+            ParseErrorKind::Tag(TagError::Result(_))
+        ));
+        let setup = crate::parse_setup("S 4,y/4 0-0").unwrap_err();
+        assert_eq!(
+            *setup.kind,
+            ParseErrorKind::SetUp(SetUpError::InvalidHole {
+                cell: "y".to_owned()
+            })
+        );
+        assert_eq!(
+            setup.to_string(),
+            "invalid hole `y`: a seed count, or x for a closed hole"
+        );
+    }
 }
