@@ -136,9 +136,29 @@ pub enum SummaryOf {
     Players,
 }
 
+/// Text that is no number of seeds for [`parse_seeds`] (the text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ParseSeedsError {
+    text: String,
+}
+
+impl std::fmt::Display for ParseSeedsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "`{}` is not a number of seeds such as 3 or 2.5",
+            self.text
+        )
+    }
+}
+
+impl std::error::Error for ParseSeedsError {}
+
 /// A number of seeds with at most two decimals (`1`, `2.5`), in hundredths.
-fn parse_seeds(text: &str) -> Result<i32, String> {
-    let bad = || format!("`{text}` is not a number of seeds such as 3 or 2.5");
+fn parse_seeds(text: &str) -> Result<i32, ParseSeedsError> {
+    let bad = || ParseSeedsError {
+        text: text.to_owned(),
+    };
     let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
     let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     if whole.is_empty() || !digits(whole) || !digits(frac) || frac.len() > 2 || whole.len() > 6 {

@@ -1,13 +1,13 @@
 //! `mancala-play`: engines, self-play, continuing records, and a human at
 //! the terminal. Writes complete records to stdout.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 use std::io::{self, Write};
 use std::ops::Range;
 use std::sync::Arc;
 
 use clap::Parser;
-use mancala_engine::{Played, Player, PlayerKind, PlayerSpec, Tablebased};
+use mancala_engine::{ParseSpecError, Played, Player, PlayerKind, PlayerSpec, Tablebased};
 use mancala_notation::{GameResult, Item, Record};
 use mancala_prose::plural;
 use mancala_rules::{
@@ -174,12 +174,28 @@ pub struct Args {
     pub meta: crate::meta::MetaArgs,
 }
 
+/// Text that is no margin in seeds (the text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ParseMarginError {
+    text: String,
+}
+
+impl fmt::Display for ParseMarginError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` is not a number of seeds (0 or more)", self.text)
+    }
+}
+
+impl std::error::Error for ParseMarginError {}
+
 /// A margin in seeds: a number, at least 0.
-fn non_negative(text: &str) -> Result<f64, String> {
+fn non_negative(text: &str) -> Result<f64, ParseMarginError> {
     text.parse::<f64>()
         .ok()
         .filter(|m| m.is_finite() && *m >= 0.0)
-        .ok_or_else(|| format!("`{text}` is not a number of seeds (0 or more)"))
+        .ok_or_else(|| ParseMarginError {
+            text: text.to_owned(),
+        })
 }
 
 /// A player as the command line names it.
@@ -194,6 +210,22 @@ enum Seat {
 /// says so before it starts.
 const DEEP_SEARCH: u32 = 14;
 
+/// A player named on the command line that is none: the name, and the
+/// engine's word on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct InvalidPlayer {
+    text: String,
+    error: ParseSpecError,
+}
+
+impl fmt::Display for InvalidPlayer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid player `{}`: {}", self.text, self.error)
+    }
+}
+
+impl std::error::Error for InvalidPlayer {}
+
 impl Seat {
     /// The seat `text` names, an engine seeded `seed` and playing the
     /// moves `tablebases` prove best, if given.
@@ -201,14 +233,15 @@ impl Seat {
         text: &str,
         seed: u64,
         tablebases: Option<&Arc<TablebaseDir>>,
-    ) -> Result<Seat, String> {
+    ) -> Result<Seat, InvalidPlayer> {
         if text == HUMAN {
             return Ok(Seat::Human);
         }
         // Clap has checked it (flags::PlayerFlags).
-        let spec: PlayerSpec = text
-            .parse()
-            .map_err(|e| format!("invalid player `{text}`: {e}"))?;
+        let spec: PlayerSpec = text.parse().map_err(|error| InvalidPlayer {
+            text: text.to_owned(),
+            error,
+        })?;
         Ok(Seat::Engine(
             with_tablebases(spec.build(seed), tablebases),
             spec.seed,
@@ -478,7 +511,7 @@ impl Session {
 /// Plays `--moves` (checking any `+N` they carry), or says where and why
 /// they fail.
 fn play_moves_arg(session: &mut Session, moves: &str) -> Result<(), (Range<usize>, String)> {
-    let parsed = moves_arg::parse(moves).map_err(|e| (e.span, e.message))?;
+    let parsed = moves_arg::parse(moves).map_err(|e| (e.span.clone(), e.to_string()))?;
     for arg in parsed {
         let mover = session.game.position().to_move();
         let ply = session.plies_total + 1;
@@ -912,7 +945,7 @@ impl Tool<'_> {
             Ok(arg) => arg,
             // The message quotes what was typed (shortened).
             Err(e) => {
-                self.report(&format!("{}\n", escape_controls(&e)))?;
+                self.report(&format!("{}\n", escape_controls(&e.to_string())))?;
                 return Ok(Answer::Again);
             }
         };
@@ -1167,7 +1200,7 @@ impl Summary {
     }
 }
 
-fn new_rules(args: &Args) -> Result<Rules, String> {
+fn new_rules(args: &Args) -> Result<Rules, crate::flags::RulesOfError> {
     crate::flags::rules_of(
         args.game.game,
         &args.game.options,
@@ -1265,7 +1298,7 @@ fn seats_for(
     args: &Args,
     salt: u64,
     tablebases: Option<&Arc<TablebaseDir>>,
-) -> Result<[Seat; 2], String> {
+) -> Result<[Seat; 2], InvalidPlayer> {
     Ok([
         Seat::parse(&args.players.south, mix(args.seed, salt * 2), tablebases)?,
         Seat::parse(
