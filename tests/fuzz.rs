@@ -587,7 +587,7 @@ fn check_game(game: &GameText, rng: &mut Rng) -> Check {
     stat(|s| s.games += 1);
     let parsed: Result<ParsedGame, _> = game.parse();
     match &parsed {
-        Err(e) => check_error(game, &e.span, &e.message)?,
+        Err(e) => check_error(game, &e.span, &e.to_string())?,
         Ok(p) => {
             stat(|s| s.parsed += 1);
             let len = game.bytes.len();

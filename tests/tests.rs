@@ -18,6 +18,7 @@ mod annotated;
 mod browser;
 mod discover;
 mod docs;
+mod endgames;
 mod hostile;
 mod pictures;
 mod pipeline;

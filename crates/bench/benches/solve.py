@@ -3,6 +3,7 @@
 
     python3 crates/bench/benches/solve.py [--count N] [--nodes N] [--seconds S]
                                           [--kalah-seconds S] [--no-kalah]
+                                          [--tablebase DIR] [--only GAME]
 
 Builds the engine's `solve` example (crates/engine/examples/solve.rs) in
 release and prints
@@ -13,7 +14,13 @@ release and prints
   moves; `--count` of them, default 20), the share the solver proves within
   `--nodes` (default 1,000,000) and `--seconds` (default 1) each, with the
   total and slowest time. In a match of rounds a value is exact to the end
-  of the round (spec/rules/common.md);
+  of the round (spec/rules/common.md). With `--tablebase DIR` the solver
+  probes the endgame databases built there (`mancala-tablebase build
+  --tablebase DIR`), and each cell also says how many positions the
+  databases proved at once for the game as it stands (`db N`: in them, an
+  exact value, and a repetition history that cannot change it; see
+  spec/tablebase.md), the rest being proved by search with the databases
+  at its leaves;
 - Kalah(m, n) from the start, m houses a side and n seeds a house, under our
   rules (an empty capture scores the sowing seed alone unless an option
   says otherwise: see spec/rules/kalah.md): the value proved (the first
@@ -52,26 +59,37 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="time budget a position (default 1)")
     parser.add_argument("--kalah-seconds", type=float, default=60.0, help="time budget a board (default 60)")
     parser.add_argument("--no-kalah", action="store_true", help="skip the Kalah(m, n) table")
+    parser.add_argument("--tablebase", metavar="DIR", help="endgame databases to probe (mancala-tablebase build)")
+    parser.add_argument("--only", metavar="GAME", choices=GAMES, help="endgames of this game alone (no Kalah(m, n) table)")
     args = parser.parse_args()
     subprocess.run(
         ["cargo", "build", "--release", "--quiet", "-p", "mancala-engine", "--example", "solve"], cwd=ROOT, check=True
     )
 
+    databases = [str(Path(args.tablebase).resolve())] if args.tablebase else []
     print(f"endgames from engine games: proved within {args.nodes:,} nodes and {args.seconds} s each")
-    print(f"{'game':<14}" + "".join(f" {'<= ' + str(c) + ' seeds':>24}" for c in CELLS))
-    for game in GAMES:
+    if databases:
+        print(f"databases: {databases[0]} (db N: proved by them at once)")
+    width = 32 if databases else 24
+    print(f"{'game':<14}" + "".join(f" {'<= ' + str(c) + ' seeds':>{width}}" for c in CELLS))
+    for game in [args.only] if args.only else GAMES:
         line = f"{game:<14}"
         for cell in CELLS:
-            out = example("endgames", game, str(cell), str(args.count), str(args.nodes), str(args.seconds))
-            m = re.search(r"(\d+) of (\d+) proved, ([\d.]+) s in all, slowest ([\d.]+) s", out)
+            out = example(
+                "endgames", game, str(cell), str(args.count), str(args.nodes), str(args.seconds), *databases
+            )
+            m = re.search(
+                r"(\d+) of (\d+) proved \((\d+) by the database\), ([\d.]+) s in all, slowest ([\d.]+) s", out
+            )
             if not m:
                 sys.exit(f"unexpected output: {out!r}")
-            proved, tried, slowest = int(m[1]), int(m[2]), float(m[4])
+            proved, tried, db, slowest = int(m[1]), int(m[2]), int(m[3]), float(m[5])
             share = f"{100 * proved / tried:.0f}%" if tried else "n/a"
-            line += f" {f'{proved}/{tried} {share} max {slowest:.2f}s':>24}"
+            cell_text = f"{proved}/{tried} {share}" + (f" db {db}" if databases else "") + f" max {slowest:.2f}s"
+            line += f" {cell_text:>{width}}"
         print(line, flush=True)
 
-    if args.no_kalah:
+    if args.no_kalah or args.only:
         return 0
     print()
     print(f"Kalah(m, n) from the start, within {args.kalah_seconds} s each")

@@ -2,6 +2,7 @@
 //! table, and move ordering (table move first, then the biggest captures).
 
 use std::mem;
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use fastrand::Rng;
@@ -694,17 +695,9 @@ impl AlphaBeta {
     /// The value of `pos` for its side to move, searched `depth` plies deep
     /// and then through captures only (quiescence) down to depth
     /// `-QUIESCENCE`.
-    fn negamax(&mut self, pos: &Position, depth: i32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
+    fn negamax(&mut self, pos: &Position, depth: i32, ply: u32, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
-        if self.nodes & 255 == 0
-            && (self.nodes >= self.node_stop
-                || self
-                    .deadline
-                    .is_some_and(|deadline| Instant::now() >= deadline))
-        {
-            self.stopped = true;
-        }
-        if self.stopped {
+        if self.out_of_budget() {
             return 0;
         }
         if depth <= 0 {
@@ -713,95 +706,29 @@ impl AlphaBeta {
             }
             return self.quiesce(pos, depth, ply, alpha, beta);
         }
-        let side = pos.to_move();
         let key = hash(pos);
         let slot = key as usize & (self.table.len() - 1);
-        let entry = self.table[slot];
-        let mut table_move = NO_MOVE;
-        if entry.key == key && entry.depth > 0 {
-            table_move = entry.mv;
-            let settled = entry.bound & SETTLED != 0;
-            if settled || i32::from(entry.depth - 1) >= depth {
-                let score = from_tt(entry.score, ply);
-                let cut = match entry.bound & !SETTLED {
-                    EXACT => true,
-                    LOWER => score >= beta,
-                    _ => score <= alpha,
-                };
-                if cut {
-                    // The stored result may itself have stopped at a
-                    // horizon, unless it is settled.
-                    self.horizon |= !settled;
-                    return score;
-                }
-            }
-        }
+        let table_move = match self.probe(slot, key, depth, ply, alpha, beta) {
+            ControlFlow::Break(score) => return score,
+            ControlFlow::Continue(table_move) => table_move,
+        };
         // Whether a line below this node meets a horizon, apart from the
         // lines above it.
         let horizon_above = mem::replace(&mut self.horizon, false);
-        // The table's move is searched first, and alone: when it cuts off,
-        // the other moves need not be sown at all. Then the others, the
-        // biggest gains first (candidate order between equals): the order
-        // a sort of every move would give.
         let base = self.kids.len();
         let line = self.enter_line(pos);
-        let alpha0 = alpha;
-        let mut best = -INF;
-        let mut best_move = NO_MOVE;
-        let lean = self.lean.or_else(|| pos.lean());
-        // The table's move, when it is a candidate and plays, lies at
-        // `base`, the others after it. Where the fast lane holds, a move
-        // naming no direction is a candidate exactly when it plays there, or
-        // is refused by `Position::play` as well (a hole not the side's,
-        // empty or closed).
-        let first = decode(table_move, side).is_some_and(|mv| {
-            let candidate = match lean {
-                Some(_) => mv.dir.is_none(),
-                None => pos.candidates().contains(mv),
-            };
-            candidate && self.push_kid(pos, lean.as_ref(), mv, table_move)
-        });
-        let mut cut = false;
-        if first {
-            let kid = self.kids[base];
-            let v = self.kid_value(&kid, side, depth - 1, ply + 1, alpha, beta);
-            if self.stopped {
-                self.leave(base, line);
-                return 0;
-            }
-            best = v;
-            best_move = kid.mv;
-            alpha = alpha.max(v);
-            cut = alpha >= beta;
-        }
-        if !cut {
-            let skip = if first { table_move } else { NO_MOVE };
-            let order = self.expand(pos, lean.as_ref(), skip);
-            if self.kids.len() == base {
+        let searched = self.search_kids(pos, table_move, depth, ply, alpha, beta);
+        self.leave(base, line);
+        let (best, best_move) = match searched {
+            Searched::Best { value, mv } => (value, mv),
+            Searched::Stopped => return 0,
+            Searched::NoMove => {
                 // Cannot move: the game, or round, ends (no line below).
                 self.horizon = horizon_above;
-                self.leave(base, line);
-                return self.ended_value(pos, pos.holdings(), side, ply);
+                return self.ended_value(pos, pos.holdings(), pos.to_move(), ply);
             }
-            for i in order.indices() {
-                let kid = self.kids[i];
-                let v = self.kid_value(&kid, side, depth - 1, ply + 1, alpha, beta);
-                if self.stopped {
-                    self.leave(base, line);
-                    return 0;
-                }
-                if v > best {
-                    best = v;
-                    best_move = kid.mv;
-                }
-                alpha = alpha.max(v);
-                if alpha >= beta {
-                    break;
-                }
-            }
-        }
-        self.leave(base, line);
-        let bound = if best <= alpha0 {
+        };
+        let bound = if best <= alpha {
             UPPER
         } else if best >= beta {
             LOWER
@@ -819,6 +746,133 @@ impl AlphaBeta {
             _pad: 0,
         };
         best
+    }
+
+    /// Counts against the node budget and the deadline (the clock is read
+    /// every 256 nodes): whether the search is to stop.
+    #[inline(always)]
+    fn out_of_budget(&mut self) -> bool {
+        if self.nodes & 255 == 0
+            && (self.nodes >= self.node_stop
+                || self
+                    .deadline
+                    .is_some_and(|deadline| Instant::now() >= deadline))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// The table's word on the node in `slot` (hashed `key`), searched
+    /// `depth` deep in the window `alpha..beta`: `Break` with its score
+    /// when that settles the node, else `Continue` with the move to try
+    /// first ([`NO_MOVE`] when none is stored).
+    #[inline(always)]
+    fn probe(
+        &mut self,
+        slot: usize,
+        key: u64,
+        depth: i32,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> ControlFlow<i32, u8> {
+        let entry = self.table[slot];
+        if entry.key != key || entry.depth == 0 {
+            return ControlFlow::Continue(NO_MOVE);
+        }
+        let settled = entry.bound & SETTLED != 0;
+        if settled || i32::from(entry.depth - 1) >= depth {
+            let score = from_tt(entry.score, ply);
+            let cut = match entry.bound & !SETTLED {
+                EXACT => true,
+                LOWER => score >= beta,
+                _ => score <= alpha,
+            };
+            if cut {
+                // The stored result may itself have stopped at a horizon,
+                // unless it is settled.
+                self.horizon |= !settled;
+                return ControlFlow::Break(score);
+            }
+        }
+        ControlFlow::Continue(entry.mv)
+    }
+
+    /// The kids of `pos` searched `depth - 1` deep in the window
+    /// `alpha..beta`, until one cuts off: the best value and its move. The
+    /// table's move (`table_move`) is searched first, and alone: when it
+    /// cuts off, the other moves need not be sown at all. Then the others,
+    /// the biggest gains first (candidate order between equals): the order
+    /// a sort of every move would give. The kids stay on
+    /// [`AlphaBeta::kids`] for the caller to take off.
+    #[inline(always)]
+    fn search_kids(
+        &mut self,
+        pos: &Position,
+        table_move: u8,
+        depth: i32,
+        ply: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Searched {
+        let side = pos.to_move();
+        let base = self.kids.len();
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        let lean = self.lean.or_else(|| pos.lean());
+        // The table's move, when it is a candidate and plays, lies at
+        // `base`, the others after it. Where the fast lane holds, a move
+        // naming no direction is a candidate exactly when it plays there, or
+        // is refused by `Position::play` as well (a hole not the side's,
+        // empty or closed).
+        let first = decode(table_move, side).is_some_and(|mv| {
+            let candidate = match lean {
+                Some(_) => mv.dir.is_none(),
+                None => pos.candidates().contains(mv),
+            };
+            candidate && self.push_kid(pos, lean.as_ref(), mv, table_move)
+        });
+        if first {
+            let kid = self.kids[base];
+            let v = self.kid_value(&kid, side, depth - 1, ply + 1, alpha, beta);
+            if self.stopped {
+                return Searched::Stopped;
+            }
+            best = v;
+            best_move = kid.mv;
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                return Searched::Best {
+                    value: best,
+                    mv: best_move,
+                };
+            }
+        }
+        let skip = if first { table_move } else { NO_MOVE };
+        let order = self.expand(pos, lean.as_ref(), skip);
+        if self.kids.len() == base {
+            return Searched::NoMove;
+        }
+        for i in order.indices() {
+            let kid = self.kids[i];
+            let v = self.kid_value(&kid, side, depth - 1, ply + 1, alpha, beta);
+            if self.stopped {
+                return Searched::Stopped;
+            }
+            if v > best {
+                best = v;
+                best_move = kid.mv;
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        Searched::Best {
+            value: best,
+            mv: best_move,
+        }
     }
 
     /// Under [`Scoring::Margin`] in a single game (not a match of
@@ -954,6 +1008,17 @@ enum Next {
     /// The game, or a round of a match, ended, with the holdings of the
     /// kid's position.
     Ended,
+}
+
+/// What searching a node's kids found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Searched {
+    /// The best value and its move (coded).
+    Best { value: i32, mv: u8 },
+    /// The node has no move: its game, or round, ends.
+    NoMove,
+    /// The budget ran out before the kids were searched.
+    Stopped,
 }
 
 /// The order in which a node's kids are searched, as indices into its

@@ -25,6 +25,10 @@
 //!   evaluation estimates it: stored seeds count whole, row seeds a quarter
 //!   (three quarters in matches of rounds, where they come back at the
 //!   refill), in hundredths of a seed.
+//! - With endgame databases ([`Analyser::with_tablebase`]), under any
+//!   limit, a position they prove for the game as it stands (its
+//!   repetition history included: [`Tablebase::best_move`]) has their
+//!   exact value, best move and line.
 //! - Under [`Limit::Nodes`] the [`Solver`] proves values first: a value is
 //!   exact only where it proved it, and is then the margin the game ends
 //!   with when both sides play best (in a match of rounds, the margin of the
@@ -192,6 +196,16 @@ pub struct Analyser {
     /// Under [`Limit::Nodes`]: the solver that proves values first; the
     /// player searches for an estimate where it does not.
     solver: Option<Solver>,
+    /// Endgame databases of the game's rules.
+    tablebase: Option<Arc<Tablebase>>,
+}
+
+/// The mover's store less the opponent's: what a value of seeds still to
+/// be won adds to, for the final margin.
+fn stores_margin(game: &Game) -> i32 {
+    let pos = game.position();
+    let mover = pos.to_move();
+    i32::from(pos.store(mover)) - i32::from(pos.store(mover.opposite()))
 }
 
 /// Plies a line is followed at most (an exact line ends sooner in practice).
@@ -216,14 +230,18 @@ impl Analyser {
             player: player.with_scoring(Scoring::Margin),
             limit,
             solver,
+            tablebase: None,
         }
     }
 
-    /// Under [`Limit::Nodes`], probes `tablebase` (endgame databases) at
-    /// the solver's leaves: where they hold a position, it is proved.
+    /// Probes `tablebase` (endgame databases of the game's rules): a
+    /// position they prove for the game as it stands is analysed from
+    /// them, under any limit, and under [`Limit::Nodes`] the solver probes
+    /// them at its leaves too.
     #[must_use]
     pub fn with_tablebase(mut self, tablebase: Option<Arc<Tablebase>>) -> Analyser {
-        self.solver = self.solver.map(|s| s.with_tablebase(tablebase));
+        self.solver = self.solver.map(|s| s.with_tablebase(tablebase.clone()));
+        self.tablebase = tablebase;
         self
     }
 
@@ -238,6 +256,9 @@ impl Analyser {
         let moves = playable_moves(game);
         if moves.is_empty() {
             return None;
+        }
+        if let Some(analysis) = self.database_analysis(game) {
+            return Some(analysis);
         }
         if let Some(analysis) = self.proved(game, None) {
             return Some(analysis);
@@ -257,6 +278,37 @@ impl Analyser {
     pub fn move_value(&mut self, game: &Game, mv: Move, depth: u32) -> Option<Value> {
         let info = self.player.search_move(game, mv, Some(depth))?;
         Some(self.value_of(game, info.score))
+    }
+
+    /// The databases' analysis of `game`, where they prove a best move:
+    /// its exact value, and the line of the moves they prove best after
+    /// it (no search: depth and nodes 0).
+    fn database_analysis(&self, game: &Game) -> Option<Analysis> {
+        let tablebase = self.tablebase.as_ref()?;
+        let best = tablebase.best_move(game)?;
+        let mut line = vec![best.mv];
+        let mut next = game.clone();
+        while line.len() < MAX_LINE && next.play(line[line.len() - 1]).is_ok() {
+            match tablebase.best_move(&next) {
+                Some(proved) => line.push(proved.mv),
+                None => break,
+            }
+        }
+        Some(Analysis {
+            best: best.mv,
+            value: Value::exact(stores_margin(game) + best.value),
+            line,
+            depth: 0,
+            nodes: 0,
+            stopped: false,
+        })
+    }
+
+    /// The value of the move `mv` in `game` for its mover where the
+    /// databases prove it.
+    fn database_move_value(&self, game: &Game, mv: Move) -> Option<Value> {
+        let v = self.tablebase.as_ref()?.probe_move(game, mv)?;
+        Some(Value::exact(stores_margin(game) + v))
     }
 
     /// The solver's analysis of `game` (of the move `mv` in it, if given)
@@ -287,24 +339,37 @@ impl Analyser {
     /// accept `played`.
     pub fn review(&mut self, game: &Game, played: Move) -> Option<Review> {
         let played = game.position().canonical_move(played);
-        let mut analysis = self.analyse(game)?;
+        let (mut analysis, from_database) = match self.database_analysis(game) {
+            Some(analysis) => (analysis, true),
+            None => (self.analyse(game)?, false),
+        };
         let value = if played == analysis.best {
             analysis.value
         } else {
             // A solve weighs the move as it solved the position: deepening
             // within the node budget (a single iteration as deep as the
-            // position's would know no budget).
+            // position's would know no budget). Where the databases gave
+            // the position's value, no search set a depth: the limit's.
             let depth = match self.limit {
                 Limit::Nodes(_) => None,
+                Limit::Depth(d) if from_database => Some(d),
+                Limit::Time(_) if from_database => None,
                 Limit::Depth(_) | Limit::Time(_) => Some(analysis.depth.max(1)),
             };
-            let value = match self.proved(game, Some(played)) {
-                Some(proved) => proved.value,
+            let proved = self
+                .database_move_value(game, played)
+                .or_else(|| self.proved(game, Some(played)).map(|p| p.value));
+            let mut value = match proved {
+                Some(value) => value,
                 None => {
                     let info = self.player.search_move(game, played, depth)?;
                     self.value_of(game, info.score)
                 }
             };
+            if analysis.value.exact && !value.exact {
+                // No move is worth more than the position's exact value.
+                value.centiseeds = value.centiseeds.min(analysis.value.centiseeds);
+            }
             if value.centiseeds > analysis.value.centiseeds {
                 // Searched with a full window of its own, the played move
                 // did better than the bound the root search gave it.

@@ -59,6 +59,7 @@ mod mcts;
 mod play;
 mod simple;
 mod spec;
+mod tablebased;
 
 pub use alphabeta::solve::{Solution, Solver};
 pub use alphabeta::{AlphaBeta, Scoring};
@@ -67,6 +68,7 @@ pub use mcts::Mcts;
 pub use play::{Child, children, holdings, play_out, play_random, playable_moves};
 pub use simple::{Greedy, RandomPlayer};
 pub use spec::{ENGINES, Engine, ParseSpecError, PlayerKind, PlayerSpec, Setting};
+pub use tablebased::Tablebased;
 
 /// A computer player.
 ///

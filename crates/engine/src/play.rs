@@ -3,7 +3,9 @@
 //! code for the transposition table.
 
 use fastrand::Rng;
-use mancala_rules::{Dir, Game, Hole, Move, MoveList, Opt, PlayError, PlayReport, RoundEnd, Side};
+use mancala_rules::{
+    Dir, Drawn, Game, Hole, Move, MoveList, Opt, PlayError, PlayReport, RoundEnd, Side,
+};
 
 /// A move that [`Game::play`] accepted, with the game after it.
 #[derive(Clone, Debug)]
@@ -178,21 +180,26 @@ pub(crate) fn random_moves(
     // Decided once a playout: a game whose positions never repeat (Kalah)
     // keeps no repetition history, and the others' loop has no test for it.
     if game.position().rules().never_repeats() {
-        random_moves_by(game, rng, max_plies, until, Game::play_unsettled_unrepeated)
+        random_moves_by(game, rng, max_plies, until, |game, rng| {
+            game.play_drawn_unrepeated(|n| rng.usize(..n))
+        })
     } else {
-        random_moves_by(game, rng, max_plies, until, Game::play_unsettled)
+        random_moves_by(game, rng, max_plies, until, |game, rng| {
+            game.play_drawn_unsettled(|n| rng.usize(..n))
+        })
     }
 }
 
-/// [`random_moves`] with the fast lane `play` ([`Game::play_unsettled`]
-/// or what stands for it where the rules allow), each lane its own loop.
+/// [`random_moves`] with the fast lane `play` ([`Game::play_drawn_unsettled`]
+/// or what stands for it where the rules allow, drawing from the
+/// generator given), each lane its own loop.
 #[inline(never)]
 fn random_moves_by(
     game: &mut Game,
     rng: &mut Rng,
     max_plies: u32,
     until: Until,
-    play: impl Fn(&mut Game, Move) -> Option<[u32; 2]>,
+    play: impl Fn(&mut Game, &mut Rng) -> Drawn,
 ) -> Result<(u32, Option<[u32; 2]>), PlayError> {
     let endless_legal = game.position().rules().has(Opt::EndlessEndsGame);
     let mut plies = 0;
@@ -208,25 +215,20 @@ fn random_moves_by(
             break;
         }
         let drawn_from = rng.clone();
-        let candidates = game.position().candidates();
         // Most plies play the first move drawn: it is drawn from the
         // candidates as `MoveBuf::take_random` draws it, and only when it
         // does not play are the others copied out to draw from, out of
         // line.
-        let (first, moves) = if candidates.is_empty() {
-            (None, MoveBuf::default())
-        } else {
-            let i = rng.usize(..candidates.len());
-            let Some(mv) = candidates.get(i) else {
-                unreachable!("a draw below the count");
-            };
-            if play(game, mv).is_some() {
+        let (first, moves) = match play(game, rng) {
+            Drawn::Played => {
                 plies += 1;
                 continue;
             }
-            let mut moves = MoveBuf::from(candidates);
-            moves.take(i);
-            (Some(mv), moves)
+            Drawn::NoCandidate => (None, MoveBuf::default()),
+            Drawn::Refused { candidates, index } => {
+                let mut moves = MoveBuf::from(candidates);
+                (Some(moves.take(index)), moves)
+            }
         };
         let rest = Rest {
             first,

@@ -9,7 +9,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::ParseError;
+use crate::error::{EvalError, ParseError};
 
 /// A numeric annotation glyph (PGN's NAG): `$N`, N from 0 to 255. The
 /// first six have suffix forms, written right after the move.
@@ -123,9 +123,6 @@ pub enum Eval {
 /// How the command starts in a comment.
 const EVAL_OPEN: &str = "[%eval";
 
-/// What an `[%eval …]` value looks like, for error messages.
-const EVAL_FORMS: &str = "expected [%eval +3,9] (seeds ahead for the side that just moved, then the search depth), [%eval +3] or [%eval =+3] (an exact value)";
-
 impl Eval {
     /// The seeds ahead, whatever the kind.
     #[must_use]
@@ -158,22 +155,16 @@ impl Eval {
             }
             let Some(close) = comment[at..].find(']').map(|i| at + i) else {
                 let end = comment[at..].find('\n').map_or(comment.len(), |i| at + i);
-                return Some(Err(ParseError::new(
-                    at..end,
-                    "unterminated [%eval …] (missing `]`)",
-                )));
+                return Some(Err(ParseError::new(at..end, EvalError::Unterminated)));
             };
             if found.is_some() {
-                return Some(Err(ParseError::new(
-                    at..close + 1,
-                    "a second [%eval …] in one comment (a comment holds one evaluation)",
-                )));
+                return Some(Err(ParseError::new(at..close + 1, EvalError::Second)));
             }
             let eval = match comment[at..=close].parse::<Eval>() {
                 Ok(eval) => eval,
-                Err(e) => {
-                    let span = at + e.span.start..at + e.span.end;
-                    return Some(Err(ParseError::new(span, e.message)));
+                Err(mut e) => {
+                    e.span = at + e.span.start..at + e.span.end;
+                    return Some(Err(e));
                 }
             };
             found = Some((eval, at..close + 1));
@@ -223,9 +214,7 @@ impl FromStr for Eval {
             .strip_prefix(EVAL_OPEN)
             .and_then(|rest| rest.strip_suffix(']'))
             .filter(|body| body.is_empty() || body.starts_with([' ', '\t']))
-            .ok_or_else(|| {
-                ParseError::new(whole.clone(), format!("not an evaluation: {EVAL_FORMS}"))
-            })?;
+            .ok_or_else(|| ParseError::new(whole.clone(), EvalError::NotAnEvaluation))?;
         let value = body.trim_matches([' ', '\t']);
         let start = EVAL_OPEN.len() + (body.len() - body.trim_start_matches([' ', '\t']).len());
         let span = if value.is_empty() {
@@ -234,20 +223,11 @@ impl FromStr for Eval {
             start..start + value.len()
         };
         if value.is_empty() {
-            return Err(ParseError::new(
-                span,
-                format!("an empty [%eval]: {EVAL_FORMS}"),
-            ));
+            return Err(ParseError::new(span, EvalError::Empty));
         }
-        let bad = || {
-            ParseError::new(
-                span.clone(),
-                format!(
-                    "malformed evaluation `{}`: {EVAL_FORMS}",
-                    mancala_prose::shorten(value)
-                ),
-            )
-        };
+        let error =
+            |kind: fn(String) -> EvalError| ParseError::new(span.clone(), kind(value.into()));
+        let bad = || error(|value| EvalError::Malformed { value });
         let number = |text: &str, signed: bool| -> Result<i64, ParseError> {
             let (negative, digits) = match text.as_bytes().first() {
                 Some(b'+') if signed => (false, &text[1..]),
@@ -261,30 +241,14 @@ impl FromStr for Eval {
                 .parse::<i64>()
                 .ok()
                 .filter(|n| *n <= i64::from(i32::MAX));
-            let n = n.ok_or_else(|| {
-                ParseError::new(
-                    span.clone(),
-                    format!(
-                        "evaluation `{}` is too large (at most {} seeds, or a depth of {})",
-                        mancala_prose::shorten(value),
-                        i32::MAX,
-                        i32::MAX
-                    ),
-                )
-            })?;
+            let n = n.ok_or_else(|| error(|value| EvalError::TooLarge { value }))?;
             Ok(if negative { -n } else { n })
         };
         // Checked against i32 above.
         let seeds = |text: &str| number(text, true).map(|n| n as i32);
         if let Some(exact) = value.strip_prefix('=') {
             if exact.contains(',') {
-                return Err(ParseError::new(
-                    span.clone(),
-                    format!(
-                        "malformed evaluation `{}`: an exact value has no search depth (e.g. [%eval =+3])",
-                        mancala_prose::shorten(value)
-                    ),
-                ));
+                return Err(error(|value| EvalError::ExactWithDepth { value }));
             }
             return Ok(Eval::Exact {
                 seeds: seeds(exact)?,
@@ -391,7 +355,7 @@ mod tests {
             ("[%eval 99999999999]", 7..18),
         ] {
             let e = text.parse::<Eval>().unwrap_err();
-            assert_eq!(e.span, span, "{text}: {}", e.message);
+            assert_eq!(e.span, span, "{text}: {e}");
         }
     }
 
@@ -416,6 +380,6 @@ mod tests {
         let e = Eval::find("x [%eval one]").unwrap().unwrap_err();
         assert_eq!(e.span, 9..12);
         let e = Eval::find("[%eval =-1,4]").unwrap().unwrap_err();
-        assert!(e.message.contains("no search depth"), "{}", e.message);
+        assert!(e.to_string().contains("no search depth"), "{e}");
     }
 }

@@ -9,17 +9,15 @@ use std::collections::HashSet;
 use std::io::{self, BufRead};
 use std::ops::{ControlFlow, Range};
 
-use mancala_prose::shorten;
 use mancala_rules::{EndReason, GameId, Move, Options, Setup};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::annotation::Nag;
-use crate::error::ParseError;
-use crate::parse::{
-    EMPTY_VARIATION, MAX_VARIATION_DEPTH, NAG_NOT_AFTER_MOVE, VARIATION_NOT_AFTER_MOVE,
-    nested_too_deep, tag_line_in_comment, visit_game,
+use crate::error::{
+    ExtraTagRefusal, JsonError, JsonValue, MovetextError, ParseError, ParseErrorKind,
 };
+use crate::parse::{MAX_VARIATION_DEPTH, tag_line_in_comment, visit_game};
 use crate::reader::{DEFAULT_MAX_GAME_BYTES, GameText};
 use crate::record::{GameResult, Item, Record, StandardTags, is_tag_name};
 use crate::visitor::{Skip, TagValue, Visitor};
@@ -339,35 +337,25 @@ pub fn visit_json_game<V: Visitor>(
     let json = Json { text };
     let first = text.len() - text.trim_start().len();
     if !text[first..].starts_with('{') {
-        return Err(json.error(
-            first..first + 1,
-            "a JSON record is an object `{…}` (spec/json.md)".to_owned(),
-        ));
+        return Err(json.error(first..first + 1, JsonError::NotAnObject));
     }
-    let raw: RawRecord<'_> = serde_json::from_str(text)
-        .map_err(|e| json.serde_error(e, 0, None, "invalid JSON record"))?;
+    let raw: RawRecord<'_> =
+        serde_json::from_str(text).map_err(|e| json.serde_error(e, 0, None, JsonValue::Record))?;
     let whole = first..first + 1;
     let Some(game_raw) = raw.game else {
-        return Err(json.error(
-            whole,
-            "the record has no \"game\" (e.g. \"game\":\"olowuka\")".to_owned(),
-        ));
+        return Err(json.error(whole, JsonError::NoGame));
     };
     let Some(result_raw) = raw.result else {
-        return Err(json.error(
-            whole,
-            "the record has no \"result\" (`\"*\"` if unfinished, or a score such as \"30-18\")"
-                .to_owned(),
-        ));
+        return Err(json.error(whole, JsonError::NoResult));
     };
-    let game: GameId = json.field(game_raw, "\"game\"")?;
+    let game: GameId = json.field(game_raw, || JsonValue::Key("game"))?;
     if json
         .tags(&raw, game, json.span(game_raw), visitor)?
         .is_break()
     {
         return Ok(ControlFlow::Break(()));
     }
-    let result: GameResult = json.field(result_raw, "\"result\"")?;
+    let result: GameResult = json.field(result_raw, || JsonValue::Key("result"))?;
     let items = raw.items.unwrap_or_default();
     let header_end = items.first().map_or(0, |item| json.span(item).start);
     if visitor.movetext(0..header_end).is_break() {
@@ -380,26 +368,22 @@ pub fn visit_json_game<V: Visitor>(
     Ok(ControlFlow::Continue(()))
 }
 
-/// Why the name of a tag of `"extra"` is refused (what follows the name in
-/// the message), if it is; `seen`: the names before it.
-fn extra_tag_refusal(name: &str, seen: &mut HashSet<String>) -> Option<String> {
+/// Why the name of a tag of `"extra"` is refused, if it is; `seen`: the
+/// names before it.
+fn extra_tag_refusal(name: &str, seen: &mut HashSet<String>) -> Option<ExtraTagRefusal> {
     if !is_tag_name(name) {
-        Some("is not a tag name (letters, digits and `_`, starting with a letter)".into())
+        Some(ExtraTagRefusal::NotAName)
     } else if Record::TYPED_TAGS.contains(&name) || StandardTags::NAMES.contains(&name) {
-        Some("has a key of its own in a record, not a place in \"extra\"".into())
+        Some(ExtraTagRefusal::HasOwnKey)
     } else if let Some(read) = Record::read_tag_in_other_case(name) {
         // MGN refuses it as a misspelling, so the record written
         // for it would not read back.
-        let place = if Record::TYPED_TAGS.contains(&read) {
-            "has a key of its own in a record"
-        } else {
-            "is an extra tag the tools read"
-        };
-        Some(format!(
-            "is `{read}` in other case (tag names are case-sensitive; `{read}` {place})"
-        ))
+        Some(ExtraTagRefusal::OtherCase {
+            meant: read,
+            own_key: Record::TYPED_TAGS.contains(&read),
+        })
     } else if !seen.insert(name.to_owned()) {
-        Some("is given twice".into())
+        Some(ExtraTagRefusal::Twice)
     } else {
         None
     }
@@ -431,11 +415,11 @@ impl Json<'_> {
         }
         tag!(TagValue::Game(game), game_span);
         if let Some(raw) = raw.options {
-            let options: Options = self.field(raw, "\"options\"")?;
+            let options: Options = self.field(raw, || JsonValue::Key("options"))?;
             tag!(TagValue::Options(options), self.inside(raw));
         }
         if let Some(tags) = raw.tags {
-            let tags: RawTags<'_> = self.field(tags, "\"tags\"")?;
+            let tags: RawTags<'_> = self.field(tags, || JsonValue::Key("tags"))?;
             let values = [
                 tags.event, tags.site, tags.date, tags.round, tags.south, tags.north,
             ];
@@ -452,16 +436,19 @@ impl Json<'_> {
             }
         }
         if let Some(extra) = raw.extra {
-            let entries: Vec<&RawValue> = self.field(extra, "\"extra\"")?;
+            let entries: Vec<&RawValue> = self.field(extra, || JsonValue::Key("extra"))?;
             let mut seen = HashSet::new();
             for entry in entries {
-                let tag: RawTag<'_> = self.field(entry, "a tag of \"extra\"")?;
+                let tag: RawTag<'_> = self.field(entry, || JsonValue::ExtraTag)?;
                 let name = tag.name.as_str();
                 let refused = extra_tag_refusal(name, &mut seen);
                 if let Some(why) = refused {
                     return Err(self.error(
                         self.span(entry),
-                        format!("the tag name `{}` {why}", shorten(name)),
+                        JsonError::ExtraTagName {
+                            name: name.to_owned(),
+                            why,
+                        },
                     ));
                 }
                 let value = self.tag_value(tag.value, name)?;
@@ -475,11 +462,11 @@ impl Json<'_> {
             }
         }
         if let Some(raw) = raw.setup {
-            let setup: Setup = self.field(raw, "\"setup\"")?;
+            let setup: Setup = self.field(raw, || JsonValue::Key("setup"))?;
             tag!(TagValue::SetUp(setup), self.span(raw));
         }
         if let Some(raw) = raw.termination {
-            let reason: EndReason = self.field(raw, "\"termination\"")?;
+            let reason: EndReason = self.field(raw, || JsonValue::Key("termination"))?;
             tag!(TagValue::Termination(reason), self.span(raw));
         }
         Ok(ControlFlow::Continue(()))
@@ -501,30 +488,33 @@ impl Json<'_> {
         }
     }
 
-    fn error(&self, span: Range<usize>, message: String) -> ParseError {
+    fn error(&self, span: Range<usize>, kind: impl Into<ParseErrorKind>) -> ParseError {
         let start = floor_char_boundary(self.text, span.start);
         let end = ceil_char_boundary(self.text, span.end.max(start));
-        ParseError::new(start..end, message)
+        ParseError::new(start..end, kind)
     }
 
-    /// Reads one value of the record, `what` naming it in the error.
+    /// Reads one value of the record, `what` naming it in the error (made
+    /// only for an error: a tag's name is copied into it).
     fn field<'de, T: Deserialize<'de>>(
         &self,
         raw: &'de RawValue,
-        what: &str,
+        what: impl FnOnce() -> JsonValue,
     ) -> Result<T, ParseError> {
         let span = self.span(raw);
         serde_json::from_str(raw.get())
-            .map_err(|e| self.serde_error(e, span.start, Some(span.clone()), what))
+            .map_err(|e| self.serde_error(e, span.start, Some(span.clone()), what()))
     }
 
     /// A tag's value: a string on one line.
     fn tag_value(&self, raw: &RawValue, name: &str) -> Result<String, ParseError> {
-        let value: String = self.field(raw, &format!("the tag `{name}`"))?;
+        let value: String = self.field(raw, || JsonValue::Tag(name.to_owned()))?;
         if value.contains(['\n', '\r']) {
             return Err(self.error(
                 self.inside(raw),
-                format!("the value of tag `{name}` spans lines, which a tag cannot"),
+                JsonError::TagSpansLines {
+                    name: name.to_owned(),
+                },
             ));
         }
         Ok(value)
@@ -560,7 +550,7 @@ impl Json<'_> {
                 }
                 JsonItem::Nag(nag) => {
                     if !after_move {
-                        return Err(self.error(span, NAG_NOT_AFTER_MOVE.to_owned()));
+                        return Err(self.error(span, MovetextError::NagNotAfterMove));
                     }
                     if hidden {
                         continue;
@@ -569,10 +559,10 @@ impl Json<'_> {
                 }
                 JsonItem::Variation(inner) => {
                     if !after_move {
-                        return Err(self.error(span, VARIATION_NOT_AFTER_MOVE.to_owned()));
+                        return Err(self.error(span, MovetextError::VariationNotAfterMove));
                     }
                     if depth == MAX_VARIATION_DEPTH {
-                        return Err(self.error(span, nested_too_deep()));
+                        return Err(self.error(span, MovetextError::NestedTooDeep));
                     }
                     let open = span.start..span.start + 1;
                     let close = span.end.saturating_sub(1)..span.end;
@@ -589,7 +579,7 @@ impl Json<'_> {
                     // Checked after its items, whose errors come first in
                     // the text.
                     if !holds_a_move {
-                        return Err(self.error(span, EMPTY_VARIATION.to_owned()));
+                        return Err(self.error(span, MovetextError::EmptyVariation));
                     }
                     if skip {
                         continue;
@@ -607,11 +597,11 @@ impl Json<'_> {
     /// One element of `items`.
     fn item<'r>(&self, raw: &'r RawValue) -> Result<JsonItem<'r>, ParseError> {
         let span = self.span(raw);
-        let item: RawItem<'r> = self.field(raw, "an item")?;
+        let item: RawItem<'r> = self.field(raw, || JsonValue::Item)?;
         if let Some(mv) = item.mv {
             let mv: Move = mv
                 .parse()
-                .map_err(|e| self.error(span.clone(), format!("an item: {e}")))?;
+                .map_err(|e| self.error(span.clone(), JsonError::Move(e)))?;
             return Ok(JsonItem::Item(Item::Move {
                 mv,
                 captured: item.captured,
@@ -619,10 +609,7 @@ impl Json<'_> {
         }
         if let Some(round) = item.round {
             if round < 2 {
-                return Err(self.error(
-                    span,
-                    "round markers start at round 2 (round 1 needs no marker)".to_owned(),
-                ));
+                return Err(self.error(span, JsonError::RoundBelowTwo));
             }
             return Ok(JsonItem::Item(Item::Round { round }));
         }
@@ -630,17 +617,10 @@ impl Json<'_> {
             // As MGN reads a comment's line breaks.
             let comment = comment.replace("\r\n", "\n").replace('\r', "\n");
             if comment.contains('}') {
-                return Err(self.error(
-                    span,
-                    "a comment cannot hold `}`, which would close it in MGN".to_owned(),
-                ));
+                return Err(self.error(span, JsonError::CommentWithBrace));
             }
             if tag_line_in_comment(comment.as_bytes()).is_some() {
-                return Err(self.error(
-                    span,
-                    "a line inside a comment cannot begin with `[`: in MGN it would start a new game"
-                        .to_owned(),
-                ));
+                return Err(self.error(span, JsonError::TagLineInComment));
             }
             return Ok(JsonItem::Item(Item::Comment { comment }));
         }
@@ -650,11 +630,7 @@ impl Json<'_> {
         if let Some(variation) = item.variation {
             return Ok(JsonItem::Variation(variation));
         }
-        Err(self.error(
-            span,
-            "an item is a move {\"move\":\"E\"}, a round marker {\"round\":2}, a comment {\"comment\":\"…\"}, a NAG {\"nag\":2} or a variation {\"variation\":[…]}"
-                .to_owned(),
-        ))
+        Err(self.error(span, JsonError::UnknownItem))
     }
 
     /// serde_json's error in the value at `base` of the text, located in
@@ -665,7 +641,7 @@ impl Json<'_> {
         e: serde_json::Error,
         base: usize,
         value: Option<Range<usize>>,
-        what: &str,
+        what: JsonValue,
     ) -> ParseError {
         let full = e.to_string();
         let suffix = format!(" at line {} column {}", e.line(), e.column());
@@ -692,7 +668,13 @@ impl Json<'_> {
             }
             _ => at..at + 1,
         };
-        self.error(span, format!("{what}: {message}"))
+        self.error(
+            span,
+            JsonError::Value {
+                value: what,
+                message: message.to_owned(),
+            },
+        )
     }
 }
 
@@ -899,11 +881,11 @@ mod tests {
         ];
         for (text, message, at) in cases {
             let e = parse_json_game(text).unwrap_err();
-            assert!(e.message.contains(message), "{text}: {}", e.message);
+            assert!(e.to_string().contains(message), "{text}: {e}");
             assert!(
                 text[e.span.clone()].starts_with(at),
                 "{text}: {:?} at {:?}",
-                e.message,
+                e.to_string(),
                 &text[e.span.clone()]
             );
         }

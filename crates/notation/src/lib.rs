@@ -4,8 +4,9 @@
 //! - [`Record`] is a game record as values: it parses without a position and
 //!   prints canonically through `Display`, so `parse(print(r)) == r`.
 //! - [`parse_game`] reads one game's text into a [`ParsedGame`], a record plus
-//!   the byte [`Spans`] of its parts; errors are [`ParseError`]s with a byte
-//!   span. Turning spans into `file:line:col` snippets is the tools' job.
+//!   the byte [`Spans`] of its parts; errors are [`ParseError`]s: a byte
+//!   span, and a [`ParseErrorKind`] with the data at fault, worded only by
+//!   `Display`. Turning spans into `file:line:col` snippets is the tools' job.
 //! - [`visit_game`] reads a game's text into any [`Visitor`] (the shape of
 //!   pgn-reader's): tags, movetext items and the result in text order, with
 //!   all of the syntax checked; a visitor may stop the reading, and writes
@@ -67,7 +68,10 @@ mod record;
 mod visitor;
 
 pub use annotation::{Eval, Nag, ParseNagError};
-pub use error::ParseError;
+pub use error::{
+    EvalError, ExtraTagRefusal, JsonError, JsonValue, MovetextError, Number, ParseError,
+    ParseErrorKind, SetUpError, TagError, TagLineError, TextError,
+};
 pub use json::{Form, JsonReader, parse_json_game, visit_json_game};
 pub use parse::{MAX_VARIATION_DEPTH, RecordBuilder, parse_game, parse_setup, visit_game};
 pub use print::{MAX_LINE, Numbering, format_setup};

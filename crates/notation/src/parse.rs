@@ -5,14 +5,16 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::ops::{ControlFlow, Range};
 
-use mancala_prose::{closest, shorten};
+use mancala_prose::closest;
 use mancala_rules::{Dir, EndReason, GameId, Hole, Move, Options, Setup, Side};
 use nom::bytes::complete::take_while1;
 use nom::combinator::verify;
 use nom::{IResult, Parser};
 
 use crate::annotation::Nag;
-use crate::error::ParseError;
+use crate::error::{
+    MovetextError, Number, ParseError, ParseErrorKind, SetUpError, TagError, TagLineError,
+};
 use crate::record::{
     GameResult, Item, ParsedGame, Record, Spans, StandardTags, Tag, first_special_in_tag_value,
     is_name_byte,
@@ -441,6 +443,37 @@ impl<'a> SeenTags<'a> {
     }
 }
 
+/// What the tags must say once the movetext's `result` is read: a `Game`
+/// tag was among them (`seen`; the header starts at `header_start`), and
+/// the `Result` tag, if any (with its value's span), agrees.
+fn tags_agree(
+    seen: &SeenTags<'_>,
+    header_start: usize,
+    result_tag: Option<(GameResult, Range<usize>)>,
+    result: GameResult,
+) -> Result<(), ParseError> {
+    if !seen.saw_game() {
+        return Err(ParseError::new(
+            header_start..header_start,
+            TagError::MissingGame {
+                near: seen.near("Game").map(str::to_owned),
+            },
+        ));
+    }
+    if let Some((tagged, span)) = result_tag
+        && tagged != result
+    {
+        return Err(ParseError::new(
+            span,
+            TagError::ResultMismatch {
+                tagged,
+                ended: result,
+            },
+        ));
+    }
+    Ok(())
+}
+
 /// Parses a `SetUp` tag value, e.g. `S 4,4,4,4,4,4/4,4,4,4,4,4 0-0`.
 /// Errors carry spans within `text`.
 pub fn parse_setup(text: &str) -> Result<Setup, ParseError> {
@@ -503,18 +536,6 @@ fn ends_move(b: u8) -> bool {
 /// refuses objects nested over 128 deep; a variation takes two).
 pub const MAX_VARIATION_DEPTH: usize = 50;
 
-/// What MGN and its JSON form say of a NAG or a variation out of place,
-/// of an empty variation and of variations nested too deep.
-pub(crate) const NAG_NOT_AFTER_MOVE: &str =
-    "a NAG must follow a move (it annotates the move before it)";
-pub(crate) const VARIATION_NOT_AFTER_MOVE: &str =
-    "a variation must follow a move: it is another line in place of that move";
-pub(crate) const EMPTY_VARIATION: &str = "an empty variation: a variation holds at least one move";
-
-pub(crate) fn nested_too_deep() -> String {
-    format!("variations nest at most {MAX_VARIATION_DEPTH} deep")
-}
-
 /// A variation whose `)` has not come yet: where its `(` stands.
 struct OpenVariation {
     at: usize,
@@ -523,10 +544,7 @@ struct OpenVariation {
 impl OpenVariation {
     /// The error of a variation that the result, or the end, leaves open.
     fn unterminated(&self) -> ParseError {
-        ParseError::new(
-            self.at..self.at + 1,
-            "unterminated variation (missing `)` before the result)",
-        )
+        ParseError::new(self.at..self.at + 1, MovetextError::UnterminatedVariation)
     }
 }
 
@@ -596,7 +614,7 @@ pub(crate) fn digits_value(digits: &[u8]) -> Option<u32> {
 }
 
 /// The value of `text`, ASCII digits only.
-fn digits_u32(text: &str, what: &str, at: Range<usize>) -> Result<u32, ParseError> {
+fn digits_u32(text: &str, what: Number, at: Range<usize>) -> Result<u32, ParseError> {
     match digits_value(text.as_bytes()) {
         Some(value) => Ok(value),
         None => Err(too_large(text, what, at)),
@@ -606,14 +624,13 @@ fn digits_u32(text: &str, what: &str, at: Range<usize>) -> Result<u32, ParseErro
 /// The error of [`digits_u32`]'s digits past `u32::MAX`.
 #[cold]
 #[inline(never)]
-fn too_large(text: &str, what: &str, at: Range<usize>) -> ParseError {
+fn too_large(text: &str, what: Number, at: Range<usize>) -> ParseError {
     ParseError::new(
         at,
-        format!(
-            "{what} `{}` is too large (at most {})",
-            shorten(text),
-            u32::MAX
-        ),
+        ParseErrorKind::TooLarge {
+            number: what,
+            digits: text.to_owned(),
+        },
     )
 }
 
@@ -785,27 +802,35 @@ impl<'a> GameParser<'a> {
             if !seen.insert_as(name, kind) {
                 return Err(ParseError::new(
                     line,
-                    format!("tag `{}` given twice", shorten(name)),
+                    TagError::Twice {
+                        name: name.to_owned(),
+                    },
                 ));
             }
-            let err = |message: String| ParseError::new(value_span.clone(), message);
+            let err = |e: TagError| ParseError::new(value_span.clone(), e);
             let tag = match kind {
-                TagName::Game => {
-                    TagValue::Game(value.parse::<GameId>().map_err(|e| err(e.to_string()))?)
-                }
-                TagName::Options => {
-                    TagValue::Options(value.parse::<Options>().map_err(|e| err(e.to_string()))?)
-                }
+                TagName::Game => TagValue::Game(
+                    value
+                        .parse::<GameId>()
+                        .map_err(|e| err(TagError::Game(e)))?,
+                ),
+                TagName::Options => TagValue::Options(
+                    value
+                        .parse::<Options>()
+                        .map_err(|e| err(TagError::Options(e)))?,
+                ),
                 TagName::SetUp => TagValue::SetUp(setup_value(value, value_span.start)?),
                 TagName::Result => {
                     let result = value
                         .parse::<GameResult>()
-                        .map_err(|e| err(e.to_string()))?;
+                        .map_err(|e| err(TagError::Result(e)))?;
                     result_tag = Some((result, value_span.clone()));
                     TagValue::Result(result)
                 }
                 TagName::Termination => TagValue::Termination(
-                    value.parse::<EndReason>().map_err(|e| err(e.to_string()))?,
+                    value
+                        .parse::<EndReason>()
+                        .map_err(|e| err(TagError::Termination(e)))?,
                 ),
                 // No standard name is a typed one in other case.
                 TagName::Standard(_) => TagValue::Text {
@@ -819,9 +844,10 @@ impl<'a> GameParser<'a> {
                         let at = line.start + 1;
                         return Err(ParseError::new(
                             at..at + name.len(),
-                            format!(
-                                "unknown tag `{name}` (did you mean `{read}`? tag names are case-sensitive)"
-                            ),
+                            TagError::OtherCase {
+                                name: name.to_owned(),
+                                meant: read,
+                            },
                         ));
                     }
                     TagValue::Text {
@@ -842,24 +868,7 @@ impl<'a> GameParser<'a> {
         let ControlFlow::Continue((result, result_span)) = self.movetext(visitor)? else {
             return Ok(ControlFlow::Break(()));
         };
-        if !seen.saw_game() {
-            let hint = match seen.near("Game") {
-                Some(name) => format!("did you mean `Game`, not `{}`?", shorten(name)),
-                None => "e.g. [Game \"olowuka\"]".to_owned(),
-            };
-            return Err(ParseError::new(
-                header_start..header_start,
-                format!("missing [Game \"…\"] tag ({hint})"),
-            ));
-        }
-        if let Some((tagged, span)) = result_tag
-            && tagged != result
-        {
-            return Err(ParseError::new(
-                span,
-                format!("the Result tag says {tagged} but the movetext ends with {result}"),
-            ));
-        }
+        tags_agree(&seen, header_start, result_tag, result)?;
         visitor.result(result, result_span);
         Ok(ControlFlow::Continue(()))
     }
@@ -955,18 +964,16 @@ impl<'a> GameParser<'a> {
     {
         let start = self.pos();
         let after_bracket = &self.rest[1..];
-        let (rest, name) = tag_name(after_bracket).map_err(|_| {
-            ParseError::new(
-                start..start + 1,
-                "expected a tag name after `[` (e.g. [Game \"olowuka\"])",
-            )
-        })?;
+        let (rest, name) = tag_name(after_bracket)
+            .map_err(|_| ParseError::new(start..start + 1, TagLineError::MissingName))?;
         let rest = skip_blanks(rest);
         if !rest.starts_with('"') {
             let at = self.pos_of(rest);
             return Err(ParseError::new(
                 at..at + 1,
-                format!("expected a quoted value for tag `{}`", shorten(name)),
+                TagLineError::MissingValue {
+                    name: name.to_owned(),
+                },
             ));
         }
         let value_start = self.pos_of(rest) + 1;
@@ -987,7 +994,9 @@ impl<'a> GameParser<'a> {
             let at = self.pos_of(rest);
             return Err(ParseError::new(
                 start..at,
-                format!("tag `{}` is not closed with `]`", shorten(name)),
+                TagLineError::NotClosed {
+                    name: name.to_owned(),
+                },
             ));
         }
         let end = self.pos_of(rest) + 1;
@@ -1003,7 +1012,7 @@ impl<'a> GameParser<'a> {
             let at = end + (trailing.len() - trailing.trim_start_matches(blank).len());
             return Err(ParseError::new(
                 at..at + trailing.trim_matches(blank).len(),
-                "unexpected text after a tag on the same line",
+                TagLineError::TextAfter,
             ));
         }
         Ok((name, value, start..end, value_start..value_end))
@@ -1027,10 +1036,7 @@ impl<'a> GameParser<'a> {
                     Some((_, c @ ('"' | '\\'))) => value.push(c),
                     _ => {
                         let at = value_start + i;
-                        return Err(ParseError::new(
-                            at..at + 1,
-                            "invalid escape in tag value (only \\\" and \\\\)",
-                        ));
+                        return Err(ParseError::new(at..at + 1, TagLineError::InvalidEscape));
                     }
                 },
                 Some((_, '\n' | '\r')) | None => {
@@ -1038,10 +1044,9 @@ impl<'a> GameParser<'a> {
                         .map_or(self.full.len(), |i| start + i);
                     return Err(ParseError::new(
                         start..line_end.max(start + 1),
-                        format!(
-                            "unterminated value of tag `{}` (missing closing `\"`)",
-                            shorten(name)
-                        ),
+                        TagLineError::UnterminatedValue {
+                            name: name.to_owned(),
+                        },
                     ));
                 }
                 Some((_, c)) => value.push(c),
@@ -1075,7 +1080,7 @@ impl<'a> GameParser<'a> {
                 b'[' => {
                     return Err(ParseError::new(
                         self.token_span(),
-                        "a tag must start its own line, before the movetext",
+                        MovetextError::TagInMovetext,
                     ));
                 }
                 b'(' => self.open_variation(visitor, &mut line, start)?,
@@ -1132,7 +1137,7 @@ impl<'a> GameParser<'a> {
                             // Too large: the error says so.
                             Some(Err(digits)) => Some(digits_u32(
                                 &self.full[digits.clone()],
-                                "capture count",
+                                Number::CaptureCount,
                                 digits,
                             )?),
                             None => None,
@@ -1166,15 +1171,12 @@ impl<'a> GameParser<'a> {
             let line_end = self.rest.find('\n').map_or(self.full.len(), |i| start + i);
             return Err(ParseError::new(
                 start..line_end,
-                "unterminated comment (missing `}`)",
+                MovetextError::UnterminatedComment,
             ));
         };
         if let Some(at) = tag_line_in_comment(&self.rest.as_bytes()[1..close]) {
             let at = start + 1 + at;
-            return Err(ParseError::new(
-                at..at + 1,
-                "a line inside a comment cannot begin with `[`: read back, it would start a new game",
-            ));
+            return Err(ParseError::new(at..at + 1, MovetextError::TagLineInComment));
         }
         let mut read = ControlFlow::Continue(());
         if line.skipped_from.is_none() {
@@ -1197,10 +1199,16 @@ impl<'a> GameParser<'a> {
         start: usize,
     ) -> Result<ControlFlow<()>, ParseError> {
         if !line.after_move {
-            return Err(ParseError::new(start..start + 1, VARIATION_NOT_AFTER_MOVE));
+            return Err(ParseError::new(
+                start..start + 1,
+                MovetextError::VariationNotAfterMove,
+            ));
         }
         if line.open.len() == MAX_VARIATION_DEPTH {
-            return Err(ParseError::new(start..start + 1, nested_too_deep()));
+            return Err(ParseError::new(
+                start..start + 1,
+                MovetextError::NestedTooDeep,
+            ));
         }
         if line.skipped_from.is_none() {
             match visitor.begin_variation(start..start + 1) {
@@ -1224,10 +1232,16 @@ impl<'a> GameParser<'a> {
         start: usize,
     ) -> Result<ControlFlow<()>, ParseError> {
         let Some(variation) = line.open.pop() else {
-            return Err(ParseError::new(start..start + 1, "`)` closes no variation"));
+            return Err(ParseError::new(
+                start..start + 1,
+                MovetextError::UnmatchedClose,
+            ));
         };
         if !line.has_move {
-            return Err(ParseError::new(variation.at..start + 1, EMPTY_VARIATION));
+            return Err(ParseError::new(
+                variation.at..start + 1,
+                MovetextError::EmptyVariation,
+            ));
         }
         let mut read = ControlFlow::Continue(());
         if line.skipped_from == Some(line.open.len()) {
@@ -1252,9 +1266,9 @@ impl<'a> GameParser<'a> {
         let span = self.token_span();
         let nag = self.full[span.clone()]
             .parse::<Nag>()
-            .map_err(|e| ParseError::new(span.clone(), e.to_string()))?;
+            .map_err(|e| ParseError::new(span.clone(), MovetextError::Nag(e)))?;
         if !line.after_move {
-            return Err(ParseError::new(span, NAG_NOT_AFTER_MOVE));
+            return Err(ParseError::new(span, MovetextError::NagNotAfterMove));
         }
         let mut read = ControlFlow::Continue(());
         if line.skipped_from.is_none() {
@@ -1273,11 +1287,11 @@ impl<'a> GameParser<'a> {
         digits: &str,
         rest: &'a str,
     ) -> Result<ControlFlow<()>, ParseError> {
-        let round = digits_u32(digits, "round", start + 1..start + 1 + digits.len())?;
+        let round = digits_u32(digits, Number::Round, start + 1..start + 1 + digits.len())?;
         if round < 2 {
             return Err(ParseError::new(
                 start..self.pos_of(rest),
-                "round markers start at R2 (round 1 needs no marker)",
+                MovetextError::RoundBelowTwo,
             ));
         }
         let mut read = ControlFlow::Continue(());
@@ -1300,10 +1314,7 @@ impl<'a> GameParser<'a> {
             .full
             .trim_end_matches(|c: char| c.is_ascii_whitespace())
             .len();
-        ParseError::new(
-            end..end,
-            "missing result at the end of the game (`*` if unfinished, or a score such as `30-18`)",
-        )
+        ParseError::new(end..end, MovetextError::NoResult)
     }
 
     /// A token at the current position that the movetext has no place for.
@@ -1316,22 +1327,23 @@ impl<'a> GameParser<'a> {
             && label.chars().all(|c| c.is_ascii_alphabetic())
         {
             let dir = dir.split(['+', '!', '?']).next().unwrap_or("");
-            let message = if dir.is_empty() {
-                format!("missing direction after `{label}:` (expected {label}:ccw or {label}:cw)")
+            // One ASCII letter, as checked above.
+            let label = char::from(label.as_bytes()[0]);
+            let kind = if dir.is_empty() {
+                MovetextError::MissingDirection { label }
             } else {
-                format!(
-                    "unknown direction `{}` (expected {label}:ccw or {label}:cw)",
-                    shorten(dir)
-                )
+                MovetextError::UnknownDirection {
+                    label,
+                    dir: dir.to_owned(),
+                }
             };
-            return ParseError::new(span.start + 2..span.start + 2 + dir.len().max(1), message);
+            return ParseError::new(span.start + 2..span.start + 2 + dir.len().max(1), kind);
         }
         ParseError::new(
             span,
-            format!(
-                "unexpected `{}` in the movetext (expected a move such as E or e, a move number, a round marker such as R2, a {{comment}} or the result)",
-                shorten(token)
-            ),
+            MovetextError::UnexpectedToken {
+                token: token.to_owned(),
+            },
         )
     }
 
@@ -1346,7 +1358,8 @@ impl<'a> GameParser<'a> {
         north: &str,
         rest: &'a str,
     ) -> Result<ControlFlow<(), (GameResult, Range<usize>)>, ParseError> {
-        let value = |digits: &str, at: usize| digits_u32(digits, "score", at..at + digits.len());
+        let value =
+            |digits: &str, at: usize| digits_u32(digits, Number::Score, at..at + digits.len());
         let s = value(south, start)?;
         let n = value(north, self.pos_of(rest) - north.len())?;
         self.rest = rest;
@@ -1364,7 +1377,7 @@ impl<'a> GameParser<'a> {
             let end = self.token_span().end;
             return Err(ParseError::new(
                 span.start..end,
-                "the result must be followed by a space or a new line",
+                MovetextError::ResultNotSeparated,
             ));
         }
         // Remarks in braces may stand between games: they belong to neither.
@@ -1378,7 +1391,7 @@ impl<'a> GameParser<'a> {
                 let line_end = self.rest.find('\n').map_or(self.full.len(), |i| start + i);
                 return Err(ParseError::new(
                     start..line_end,
-                    "unterminated comment (missing `}`)",
+                    MovetextError::UnterminatedComment,
                 ));
             };
             self.rest = &self.rest[close + 1..];
@@ -1386,7 +1399,7 @@ impl<'a> GameParser<'a> {
         if !self.rest.is_empty() {
             return Err(ParseError::new(
                 self.token_span(),
-                "text after the result: a game ends with its result (start the next game with a tag line)",
+                MovetextError::TextAfterResult,
             ));
         }
         Ok(ControlFlow::Continue((result, span)))
@@ -1404,30 +1417,20 @@ fn setup_value(text: &str, base: usize) -> Result<Setup, ParseError> {
         at += word.len() + 1;
     }
     let whole = base..base + text.len();
-    let expected = "expected `side south/north stores`, e.g. `S 4,4,4,4,4,4/4,4,4,4,4,4 0-0`";
     if fields.len() < 3 {
-        return Err(ParseError::new(
-            whole,
-            format!("incomplete set-up: {expected}"),
-        ));
+        return Err(ParseError::new(whole, SetUpError::Incomplete));
     }
     let (side, side_span) = &fields[0];
     let to_move = match *side {
         "S" => Side::South,
         "N" => Side::North,
         _ => {
-            return Err(ParseError::new(
-                side_span.clone(),
-                format!("the set-up starts with the side to move, S or N: {expected}"),
-            ));
+            return Err(ParseError::new(side_span.clone(), SetUpError::Side));
         }
     };
     let (rows, rows_span) = &fields[1];
     let Some((south_text, north_text)) = rows.split_once('/') else {
-        return Err(ParseError::new(
-            rows_span.clone(),
-            "the board needs South's and North's holes separated by `/`",
-        ));
+        return Err(ParseError::new(rows_span.clone(), SetUpError::NoSlash));
     };
     let south = setup_row(south_text, rows_span.start)?;
     let north = setup_row(north_text, rows_span.start + south_text.len() + 1)?;
@@ -1453,13 +1456,10 @@ fn setup_value(text: &str, base: usize) -> Result<Setup, ParseError> {
 fn setup_stores(text: &str, span: &Range<usize>) -> Result<[u32; 2], ParseError> {
     match score(text) {
         Ok(("", (s, n))) => Ok([
-            digits_u32(s, "store", span.start..span.start + s.len())?,
-            digits_u32(n, "store", span.end - n.len()..span.end)?,
+            digits_u32(s, Number::Store, span.start..span.start + s.len())?,
+            digits_u32(n, Number::Store, span.end - n.len()..span.end)?,
         ]),
-        _ => Err(ParseError::new(
-            span.clone(),
-            "stores are written south-north, e.g. `0-0` or `16-14`",
-        )),
+        _ => Err(ParseError::new(span.clone(), SetUpError::Stores)),
     }
 }
 
@@ -1474,16 +1474,17 @@ fn setup_field<'t>(
     let Some((key, value)) = field.split_once('=') else {
         return Err(ParseError::new(
             span.clone(),
-            format!(
-                "unexpected `{}` in the set-up (expected dir=, round= or starter=)",
-                shorten(field)
-            ),
+            SetUpError::UnexpectedField {
+                field: field.to_owned(),
+            },
         ));
     };
     if seen.contains(&key) {
         return Err(ParseError::new(
             span.clone(),
-            format!("set-up field `{}` given twice", shorten(key)),
+            SetUpError::FieldTwice {
+                key: key.to_owned(),
+            },
         ));
     }
     seen.push(key);
@@ -1494,38 +1495,31 @@ fn setup_field<'t>(
                 "ccw" => Dir::Ccw,
                 "cw" => Dir::Cw,
                 _ => {
-                    return Err(ParseError::new(
-                        value_span,
-                        "dir is South's sowing direction: ccw or cw",
-                    ));
+                    return Err(ParseError::new(value_span, SetUpError::Dir));
                 }
             });
         }
         "round" => {
             if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(ParseError::new(value_span, "round must be a number"));
+                return Err(ParseError::new(value_span, SetUpError::RoundNotNumber));
             }
-            setup.round = digits_u32(value, "round", value_span)?;
+            setup.round = digits_u32(value, Number::Round, value_span)?;
         }
         "starter" => {
             setup.round_starter = Some(match value {
                 "S" => Side::South,
                 "N" => Side::North,
                 _ => {
-                    return Err(ParseError::new(
-                        value_span,
-                        "starter is the side that started the round: S or N",
-                    ));
+                    return Err(ParseError::new(value_span, SetUpError::Starter));
                 }
             });
         }
         _ => {
             return Err(ParseError::new(
                 span.clone(),
-                format!(
-                    "unknown set-up field `{}` (expected dir, round or starter)",
-                    shorten(key)
-                ),
+                SetUpError::UnknownField {
+                    key: key.to_owned(),
+                },
             ));
         }
     }
@@ -1542,14 +1536,13 @@ fn setup_row(text: &str, base: usize) -> Result<Vec<Option<u32>>, ParseError> {
             _ => match take_while1::<_, _, nom::error::Error<&str>>(|c: char| c.is_ascii_digit())(
                 cell,
             ) {
-                Ok(("", digits)) => Some(digits_u32(digits, "seed count", span)?),
+                Ok(("", digits)) => Some(digits_u32(digits, Number::SeedCount, span)?),
                 _ => {
                     return Err(ParseError::new(
                         span.start..span.end.max(span.start + 1),
-                        format!(
-                            "invalid hole `{}`: a seed count, or x for a closed hole",
-                            shorten(cell)
-                        ),
+                        SetUpError::InvalidHole {
+                            cell: cell.to_owned(),
+                        },
                     ));
                 }
             },
@@ -1696,23 +1689,23 @@ mod tests {
         let text = format!("S 1{}/4 0-0", "0".repeat(40));
         let err = parse_setup(&text).unwrap_err();
         assert_eq!(err.span, 2..43);
-        assert!(err.message.contains("too large"), "{}", err.message);
+        assert!(err.to_string().contains("too large"), "{err}");
     }
 
     #[test]
     fn the_first_error_in_the_text_is_the_one_reported() {
         // A bad tag value comes before a bad move: it is reported.
         let err = parse_game("[Game \"olowuka\"]\n[Result \"x\"]\n\n1. % *\n").unwrap_err();
-        assert!(err.message.contains("result"), "{}", err.message);
+        assert!(err.to_string().contains("result"), "{err}");
         assert_eq!(err.span, 26..27);
         // A tag given twice is found before the movetext is read.
         let err = parse_game("[Game \"olowuka\"]\n[Game \"olowuka\"]\n\n1. % *\n").unwrap_err();
-        assert!(err.message.contains("given twice"), "{}", err.message);
+        assert!(err.to_string().contains("given twice"), "{err}");
         // A bad value comes before a later tag's syntax error or repetition.
         for later in ["[Event \"e\"\n", "[Result \"*\"]\n"] {
             let text = format!("[Game \"olowuka\"]\n[Result \"x\"]\n{later}\n*\n");
             let err = parse_game(&text).unwrap_err();
-            assert!(err.message.contains("invalid result"), "{}", err.message);
+            assert!(err.to_string().contains("invalid result"), "{err}");
         }
     }
 
@@ -1769,7 +1762,7 @@ mod tests {
         ] {
             match parse_game(text) {
                 Ok(_) => assert_eq!(message, "", "{text}"),
-                Err(err) => assert_eq!(err.message, message, "{text}"),
+                Err(err) => assert_eq!(err.to_string(), message, "{text}"),
             }
         }
     }

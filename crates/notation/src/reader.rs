@@ -3,7 +3,7 @@
 use std::io::{self, BufRead};
 use std::ops::Range;
 
-use crate::error::ParseError;
+use crate::error::{ParseError, TextError};
 use crate::parse::parse_game;
 use crate::record::ParsedGame;
 
@@ -50,10 +50,7 @@ impl GameText {
     pub fn text(&self) -> Result<&str, ParseError> {
         std::str::from_utf8(&self.bytes).map_err(|e| {
             let at = e.valid_up_to();
-            ParseError::new(
-                at..at + e.error_len().unwrap_or(1),
-                "invalid UTF-8 (records are UTF-8 text)",
-            )
+            ParseError::new(at..at + e.error_len().unwrap_or(1), TextError::InvalidUtf8)
         })
     }
 
@@ -68,11 +65,10 @@ impl GameText {
         if self.is_truncated() {
             return Err(ParseError::new(
                 0..0,
-                format!(
-                    "this game is {} bytes long, over the limit of {} bytes; it was skipped",
-                    self.len,
-                    self.bytes.len()
-                ),
+                TextError::TooLong {
+                    len: self.len,
+                    limit: self.bytes.len(),
+                },
             ));
         }
         self.text()
@@ -1187,7 +1183,7 @@ mod tests {
             games[0]
                 .parse()
                 .unwrap_err()
-                .message
+                .to_string()
                 .contains("over the limit")
         );
         assert_eq!(games[1].first_line, 4);
@@ -1232,7 +1228,7 @@ mod tests {
             games[0]
                 .parse()
                 .unwrap_err()
-                .message
+                .to_string()
                 .contains("missing result")
         );
         assert!(games[1].parse().is_ok());

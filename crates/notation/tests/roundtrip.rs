@@ -329,12 +329,11 @@ fn json_annotations_keep_mgn_rules() {
     ] {
         let text = record(items);
         let e = parse_json_game(&text).unwrap_err();
-        assert!(e.message.contains(message), "{items}: {}", e.message);
+        assert!(e.to_string().contains(message), "{items}: {e}");
         assert!(
             text[e.span.start..].starts_with(at),
-            "{items}: {:?} {}",
-            e.span,
-            e.message
+            "{items}: {:?} {e}",
+            e.span
         );
     }
 }

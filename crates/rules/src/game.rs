@@ -7,9 +7,21 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::options::{Opt, Rules};
-use crate::position::{Lean, Move, PlayError, PlayErrorKind, Played, Position, gains};
+use crate::position::{Lean, Move, MoveList, PlayError, PlayErrorKind, Played, Position, gains};
 use crate::side::Side;
 use crate::trace::{NoTrace, Observer};
+
+/// What [`Game::play_drawn_unsettled`] did.
+#[derive(Clone, Copy, Debug)]
+pub enum Drawn {
+    /// The move drawn was played.
+    Played,
+    /// The move drawn, `candidates`' move `index`, was not played (the
+    /// fast lane leaves it to [`Game::play`]); the game is as it was.
+    Refused { candidates: MoveList, index: usize },
+    /// The side to move has no candidate: nothing was drawn.
+    NoCandidate,
+}
 
 /// Why a game, or a round of a match, ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -620,18 +632,85 @@ impl Game {
         if !self.position.play_store_track(mv) {
             return None;
         }
+        self.unrepeated_played(before);
+        Some(gains(before, self.position.stores()))
+    }
+
+    /// Draws a candidate of the side to move and plays it as
+    /// [`Game::play_unsettled`] does: `draw`, given the number of
+    /// [`Position::candidates`], returns the index of one below it (random
+    /// playouts: a uniformly random one). What it did: the move drawn
+    /// played, or not (the list and the index drawn given back, the game
+    /// as it was), or no candidate to draw from (`draw` not called).
+    #[inline(always)]
+    pub fn play_drawn_unsettled(&mut self, draw: impl FnOnce(usize) -> usize) -> Drawn {
+        if self.position.direction_due() {
+            return self.play_drawn_listed(draw);
+        }
+        // Most moves drawn play: the list is made only for one that does
+        // not (the game is then as it was, and so are its candidates).
+        match self.position.drawn_candidate(draw) {
+            None => Drawn::NoCandidate,
+            Some((mv, _)) if self.play_unsettled(mv).is_some() => Drawn::Played,
+            Some((_, index)) => Drawn::Refused {
+                candidates: self.position.candidates(),
+                index,
+            },
+        }
+    }
+
+    /// [`Game::play_drawn_unsettled`] from the listed candidates.
+    #[inline(never)]
+    fn play_drawn_listed(&mut self, draw: impl FnOnce(usize) -> usize) -> Drawn {
+        let candidates = self.position.candidates();
+        if candidates.is_empty() {
+            return Drawn::NoCandidate;
+        }
+        let index = draw(candidates.len());
+        match candidates.get(index) {
+            Some(mv) if self.play_unsettled(mv).is_some() => Drawn::Played,
+            _ => Drawn::Refused { candidates, index },
+        }
+    }
+
+    /// [`Game::play_drawn_unsettled`] as [`Game::play_unsettled_unrepeated`]
+    /// plays (the same draws, the same moves and games): where no position
+    /// repeats (Kalah), the candidates are not listed, the move drawn is
+    /// sown with no check, and no history is kept.
+    #[inline(always)]
+    pub fn play_drawn_unrepeated(&mut self, draw: impl FnOnce(usize) -> usize) -> Drawn {
+        if !self.position.rules().never_repeats() || self.ended.is_some() {
+            // Where the game ended, no candidate is listed (its rows are
+            // swept), or any listed is refused as `play_unsettled` does.
+            return self.play_drawn_unsettled(draw);
+        }
+        let before = self.position.stores();
+        if !self.position.play_drawn_store_track(draw) {
+            return Drawn::NoCandidate;
+        }
+        self.unrepeated_played(before);
+        Drawn::Played
+    }
+
+    /// What [`Game::play_unsettled_unrepeated`] records after a move that
+    /// left the stores at `before`: [`History::ending`] with no repetition
+    /// to look for. Only a move that changed the stores can end the game
+    /// by itself; the rows' test is made whatever the move did, as a value
+    /// (whether a random move changed the stores is no better than a coin
+    /// toss to the processor's branch predictor).
+    #[inline(always)]
+    fn unrepeated_played(&mut self, before: [u8; 2]) {
+        let rules = self.position.rules();
         let stores = self.position.stores();
-        // `History::ending` with no repetition to look for: only a move
-        // that changed the stores can end the game by itself.
-        self.ended = if stores == before {
-            None
-        } else if self.position.rules().ends_at_twenty_five(stores) {
+        let ending = if rules.ends_at_twenty_five(stores) {
             Some(EndReason::TwentyFive)
+        } else if rules.ends_on_empty_row() & self.position.a_row_is_empty() {
+            Some(EndReason::NoMoves)
         } else {
-            self.position.ended_by_empty_row()
+            None
         };
+        self.ended = if stores == before { None } else { ending };
         self.open = true;
-        Some(gains(before, stores))
     }
 
     /// The fast lane: `mv` played in place when it is legal and finite (see

@@ -50,7 +50,9 @@ mod text;
 mod trace;
 
 pub use descriptor::{Counter, Descriptor, Direction, EndCapture, Fours, RefillFrom, Relay};
-pub use game::{EndReason, Game, Outcome, ParseEndReasonError, PlayReport, RoundEnd, Status};
+pub use game::{
+    Drawn, EndReason, Game, Outcome, ParseEndReasonError, PlayReport, RoundEnd, Status,
+};
 pub use options::{GameId, Opt, Options, OptionsError, ParseGameIdError, ParseOptionError, Rules};
 pub use position::{
     Lean, Move, MoveList, ParseMoveError, PlayError, PlayErrorKind, Played, Position, Verdict,

@@ -460,30 +460,9 @@ impl Position {
     #[must_use]
     #[inline]
     pub fn candidates(&self) -> MoveList {
-        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-        const HIGH: u64 = 0x8080_8080_8080_8080;
         let side = self.to_move;
         let mut list = MoveList::of(side);
-        let n = self.rules.holes();
-        let base = match side {
-            Side::South => 0,
-            Side::North => n,
-        };
-        // The side's row, a byte a hole (at most 7 holes: 56 bits).
-        let row = u64::from_le_bytes(
-            self.board[base % 8..base % 8 + 8]
-                .try_into()
-                .unwrap_or([0; 8]),
-        ) & ((1 << (8 * n)) - 1);
-        // The top bit of every non-empty hole's byte (no byte carries into
-        // the next, as 0x7f + 0x7f < 0x100), gathered into bit i for hole
-        // i: the multiplier's bytes move bit 8i + 7 to bit 56 + i, and no
-        // two of its partial products meet.
-        let tops = (((row & LOW7) + LOW7) | row) & HIGH;
-        let mut holes = ((tops >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
-        if self.closed != 0 {
-            holes &= !((self.closed >> base) as u8);
-        }
+        let mut holes = self.candidate_holes();
         if self.direction_due() {
             while holes != 0 {
                 let i = holes.trailing_zeros() as u8;
@@ -499,6 +478,76 @@ impl Position {
             list.len = set[7];
         }
         list
+    }
+
+    /// Bit `i` for each non-empty open hole `i` of the side to move: the
+    /// holes of [`Position::candidates`].
+    #[inline(always)]
+    fn candidate_holes(&self) -> u8 {
+        let base = self.row_start(self.to_move);
+        let holes = self.filled_holes(base);
+        if self.closed != 0 {
+            holes & !((self.closed >> base) as u8)
+        } else {
+            holes
+        }
+    }
+
+    /// The candidate that `draw` picks (given their number, it returns the
+    /// index of one below it in [`Position::candidates`]), and that index,
+    /// with no list made; `None`, `draw` not called, when the side to move
+    /// has none. With no direction due: a due direction doubles the list.
+    #[inline(always)]
+    pub(crate) fn drawn_candidate(
+        &self,
+        draw: impl FnOnce(usize) -> usize,
+    ) -> Option<(Move, usize)> {
+        debug_assert!(!self.direction_due());
+        let holes = set_bits7(self.candidate_holes());
+        if holes[7] == 0 {
+            return None;
+        }
+        let index = draw(usize::from(holes[7]));
+        Some((Move::new(Hole::new(self.to_move, holes[index & 7])), index))
+    }
+
+    /// The track index of `side`'s first hole.
+    #[inline(always)]
+    fn row_start(&self, side: Side) -> usize {
+        match side {
+            Side::South => 0,
+            Side::North => self.rules.holes(),
+        }
+    }
+
+    /// The row starting at track index `base` (a side's: [`Position::row_start`]),
+    /// a byte a hole, read as a little-endian `u64` (at most 7 holes: 56 bits),
+    /// the other bytes 0: one read of half the board, where the board as a
+    /// `u128` takes two.
+    #[inline(always)]
+    fn row_word(&self, base: usize) -> u64 {
+        let n = self.rules.holes();
+        u64::from_le_bytes(
+            self.board[base % 8..base % 8 + 8]
+                .try_into()
+                .unwrap_or([0; 8]),
+        ) & ((1 << (8 * n)) - 1)
+    }
+
+    /// Bit `i` for each non-empty hole `i` of the row starting at track
+    /// index `base` (a side's: [`Position::row_start`]), closed holes
+    /// included.
+    #[inline(always)]
+    fn filled_holes(&self, base: usize) -> u8 {
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let row = self.row_word(base);
+        // The top bit of every non-empty hole's byte (no byte carries into
+        // the next, as 0x7f + 0x7f < 0x100), gathered into bit i for hole
+        // i: the multiplier's bytes move bit 8i + 7 to bit 56 + i, and no
+        // two of its partial products meet.
+        let tops = (((row & LOW7) + LOW7) | row) & HIGH;
+        ((tops >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
     }
 
     /// Checks everything about `mv` that needs no sowing.
@@ -741,15 +790,43 @@ impl Position {
         if self.board[start] == 0 {
             return false;
         }
+        self.sow_store_track(start as u8);
+        true
+    }
+
+    /// [`Position::play_store_track`] for the candidate that `draw` picks
+    /// (given their number, it returns the index of one below it, as in
+    /// [`Position::candidates`]): the candidates are not listed, and the
+    /// move drawn needs no check. Whether a move was played: `draw` is
+    /// not called, and the position stays as it was, when the side to move
+    /// has none.
+    #[inline(always)]
+    pub(crate) fn play_drawn_store_track(&mut self, draw: impl FnOnce(usize) -> usize) -> bool {
+        debug_assert!(self.rules.never_repeats() && self.closed == 0 && !self.direction_due());
+        let base = self.row_start(self.to_move);
+        let holes = set_bits7(self.filled_holes(base));
+        if holes[7] == 0 {
+            return false;
+        }
+        let index = holes[draw(usize::from(holes[7])) & 7];
+        self.sow_store_track(((base + usize::from(index)) % 16) as u8);
+        true
+    }
+
+    /// Sows the move from track index `start`, a non-empty hole of the
+    /// side to move, for [`Position::play_store_track`]: the side to move
+    /// next worked out as a value, not a branch (another turn follows a
+    /// random move's lap now and then, unpredictably).
+    #[inline(always)]
+    fn sow_store_track(&mut self, start: u8) {
+        let side = self.to_move;
         let into_store = Sower::new(&self.rules, 0, Dir::Ccw, side).sow_store_track_in_place(
             &mut self.board,
             &mut self.stores,
-            start as u8,
+            start,
         );
-        if !(into_store && self.rules.extra_turn()) {
-            self.to_move = side.opposite();
-        }
-        true
+        let again = into_store & self.rules.extra_turn();
+        self.to_move = if again { side } else { side.opposite() };
     }
 
     /// Whether a move lifting `seeds` from track index `start` (a hole of
@@ -776,9 +853,10 @@ impl Position {
 
     /// Whether either row is empty, open holes and all.
     #[must_use]
+    #[inline]
     pub fn a_row_is_empty(&self) -> bool {
-        let n = self.rules.holes();
-        !row_has_seeds(&self.board, n, Side::South) || !row_has_seeds(&self.board, n, Side::North)
+        // Not `||`: both read, no branch between them.
+        (self.row_word(0) == 0) | (self.row_word(self.rules.holes()) == 0)
     }
 
     /// Whether the game is over here by the rule that ends it when either

@@ -198,6 +198,10 @@ impl SowRules {
     /// Each side's store lies on the track after its own row (see
     /// [`Sower::sow_store_track`]).
     const STORE_TRACK: u8 = 2;
+    /// Moves are single laps (no relay, no store on the track: Oware) on
+    /// rows of 5 to 7 holes, so that a lap shorter than a turn of the
+    /// track drops its seeds at once (see [`Sower::sow_in_place`]).
+    const SHORT_SINGLE: u8 = 4;
 
     #[inline(always)]
     const fn skip_origin(&self) -> bool {
@@ -207,6 +211,11 @@ impl SowRules {
     #[inline(always)]
     pub(crate) const fn store_track(&self) -> bool {
         self.track & SowRules::STORE_TRACK != 0
+    }
+
+    #[inline(always)]
+    const fn short_single(&self) -> bool {
+        self.track & SowRules::SHORT_SINGLE != 0
     }
 
     /// Holes per row.
@@ -286,6 +295,10 @@ impl SowRules {
                 0
             } | if store_track {
                 SowRules::STORE_TRACK
+            } else {
+                0
+            } | if matches!(game.relay, Relay::Never) && !store_track && 5 <= n && n <= 7 {
+                SowRules::SHORT_SINGLE
             } else {
                 0
             },
@@ -1247,28 +1260,12 @@ impl Sower<'_> {
             Side::North => n2 - 1,
         };
         let mut seeds = b[slot(start)];
-        obs.lap_start(self.hole(start), seeds);
-        let (mut pos, mut in_store);
         if !O::RECORDS && 5 <= self.how.n && self.how.n <= 7 && seeds <= n2 {
-            // A lap shorter than a turn (the holes and the mover's store)
-            // passes the store at most once and never comes back to the
-            // hole it started from: its holes are the run of holes after
-            // it, less the one seed the store takes when the lap gets
-            // there, dropped at once (as a bulk sower's lap is).
-            let before_store = row_end - start;
-            let into_store = seeds > before_store;
-            let holes = seeds - u8::from(into_store);
-            let (run, last) = self.laps().run(start, holes);
-            let v = u128::from_le_bytes(*b) & KEEP_ALL_BUT[slot(start)];
-            *b = (v + run).to_le_bytes();
-            st[mover.index()] += u8::from(into_store);
-            in_store = seeds == before_store + 1;
-            pos = if in_store { row_end } else { last };
-            seeds = 0;
-        } else {
-            b[slot(start)] = 0;
-            (pos, in_store) = (start, false);
+            return self.short_store_lap(b, st, start, row_end, seeds);
         }
+        obs.lap_start(self.hole(start), seeds);
+        b[slot(start)] = 0;
+        let (mut pos, mut in_store) = (start, false);
         while seeds > 0 {
             if !in_store && pos == row_end {
                 in_store = true;
@@ -1303,6 +1300,58 @@ impl Sower<'_> {
         } else {
             self.end(pos, LapEnd::Landed(self.hole(pos)), b, st, obs);
         }
+        in_store
+    }
+
+    /// [`Sower::store_track_lap`] for a lap shorter than a turn (the holes
+    /// and the mover's store: `seeds` at most the track's holes), nothing
+    /// recorded, for rows of 5 to 7 holes ([`Sower::laps`]). Such a lap
+    /// passes the store at most once and never comes back to the hole it
+    /// started from: its holes are the run of holes after it, less the
+    /// one seed the store takes when the lap gets there, dropped at once
+    /// (as a bulk sower's lap is), with no test of where the track wraps.
+    /// Random playouts sow most Kalah moves here, so it is written for
+    /// the processor's branch predictor: the one branch that depends on
+    /// the move is whether it captures (a few plies in a hundred), the
+    /// rest is worked out as values. Whether the last seed fell into the
+    /// mover's store.
+    #[inline(always)]
+    fn short_store_lap(
+        self,
+        b: &mut Board,
+        st: &mut [u8; 2],
+        start: u8,
+        row_end: u8,
+        seeds: u8,
+    ) -> bool {
+        let before_store = row_end - start;
+        let into_store = seeds > before_store;
+        let in_store = seeds == before_store + 1;
+        let (run, last) = self.laps().run(start, seeds - u8::from(into_store));
+        let v = (u128::from_le_bytes(*b) & KEEP_ALL_BUT[slot(start)]) + run;
+        *b = v.to_le_bytes();
+        let mut gained = u8::from(into_store);
+        // The last seed in a hole of the mover's own row (`row_end` and
+        // the `n - 1` before it) that was empty: a capture, of the facing
+        // hole's seeds with it, or of it alone under `empty-capture`. The
+        // three tests are folded into one byte, 1 exactly when all hold,
+        // so that the compiler makes them one branch, not three.
+        let elsewhere = row_end.wrapping_sub(last) >= self.how.n;
+        let landed = b[slot(last)] | u8::from(elsewhere) << 1 | u8::from(in_store) << 2;
+        if landed == 1 {
+            let facing = self.how.n2 - 1 - last;
+            let facing_seeds = b[slot(facing)];
+            let empty = matches!(
+                self.how.capture,
+                CaptureRule::OppositeOfEmptyOwn { empty: true }
+            );
+            if facing_seeds > 0 || empty {
+                gained += 1 + facing_seeds;
+                b[slot(last)] = 0;
+                b[slot(facing)] = 0;
+            }
+        }
+        st[self.mover.index()] += gained;
         in_store
     }
 
@@ -1442,6 +1491,14 @@ impl Sower<'_> {
                     self.sow_apart(board, stores, start, &mut NoTrace)
                 }
             }
+        } else if self.how.short_single() && self.closed == 0 && b[slot(start)] < self.how.n2 {
+            // Oware's common move, sown here rather than out of line (as
+            // `sow_apart` sows it for a move to rule on): one lap, which
+            // never reaches the hole it started from, so skipped or not,
+            // and is within any lap budget (at least 1).
+            let last = self.plain_lap(b, start, self.laps());
+            self.stop_landed(b, st, last, &mut NoTrace);
+            return Some(1);
         } else {
             self.sow(*b, *st, start, &mut NoTrace)
         };

@@ -3,7 +3,7 @@
 //! plays through `Game::play`, no listed move is endless (unless
 //! `endless-ends-game`), unlisted candidates are refused, and games end.
 
-use mancala_rules::{Game, GameId, Opt, Played, Position, Rules, Side, Status, Verdict};
+use mancala_rules::{Drawn, Game, GameId, Opt, Played, Position, Rules, Side, Status, Verdict};
 use proptest::prelude::*;
 
 use mancala_testkit::{random_rules, random_rules_of, random_start};
@@ -338,10 +338,47 @@ fn unsettled_play_is_play_case(
                 prop_assert_eq!(report.unwrap().gained, gained);
             }
         }
+        // Random playouts' draw (`play_drawn_*`): the move drawn by its
+        // index among the candidates, played as `play_unsettled` plays it.
+        let candidates = unrepeated.position().candidates();
+        let drawn_index = candidates.iter().position(|c| c == mv);
+        let (mut drawn, mut drawn_unsettled) = (unrepeated.clone(), lean.clone());
         let played = lean.play_unsettled(mv);
         prop_assert_eq!(unrepeated.play_unsettled_unrepeated(mv), played);
         prop_assert_eq!(unrepeated.position(), lean.position());
         prop_assert_eq!(unrepeated.ended_unsettled(), lean.ended_unsettled());
+        if let Some(index) = drawn_index {
+            let mut asked = None;
+            let result = drawn.play_drawn_unrepeated(|n| {
+                asked = Some(n);
+                index
+            });
+            prop_assert_eq!(asked, Some(candidates.len()));
+            let unsettled_result = drawn_unsettled.play_drawn_unsettled(|_| index);
+            for (game, result, after) in [
+                (&drawn, result, &unrepeated),
+                (&drawn_unsettled, unsettled_result, &lean),
+            ] {
+                match result {
+                    Drawn::Played => {
+                        prop_assert!(played.is_some());
+                        prop_assert_eq!(game.position(), after.position());
+                        prop_assert_eq!(game.ended_unsettled(), after.ended_unsettled());
+                    }
+                    Drawn::Refused {
+                        candidates: listed,
+                        index: at,
+                    } => {
+                        prop_assert!(played.is_none());
+                        prop_assert_eq!((listed.get(at), at), (Some(mv), index));
+                    }
+                    Drawn::NoCandidate => prop_assert!(false, "a candidate was there to draw"),
+                }
+            }
+        } else if candidates.is_empty() {
+            let result = drawn.play_drawn_unrepeated(|_| unreachable!("nothing to draw"));
+            prop_assert!(matches!(result, Drawn::NoCandidate));
+        }
         let Some(gained) = played else {
             // What it leaves, `play` settles and rules on alike.
             let a = game.play(mv);

@@ -34,9 +34,11 @@ mod probe;
 mod retro;
 mod search;
 
+use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use mancala_rules::{Position, Rules, Side};
@@ -397,4 +399,46 @@ fn solve_reporting(
             Err(panic) => std::panic::resume_unwind(panic),
         }
     })
+}
+
+/// The databases under a directory, each game's (and options') opened
+/// on first use and kept: for tools and players that meet games of
+/// several rules. Shared between threads.
+#[derive(Debug)]
+pub struct TablebaseDir {
+    dir: PathBuf,
+    opened: Mutex<HashMap<Rules, Option<Arc<Tablebase>>>>,
+}
+
+impl TablebaseDir {
+    #[must_use]
+    pub fn new(dir: impl Into<PathBuf>) -> TablebaseDir {
+        TablebaseDir {
+            dir: dir.into(),
+            opened: Mutex::default(),
+        }
+    }
+
+    #[must_use]
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The database of `rules`, opened the first time it is asked for:
+    /// the error then, if it cannot be opened, and `Ok(None)` after.
+    pub fn open(&self, rules: Rules) -> Result<Option<Arc<Tablebase>>, TablebaseError> {
+        let mut opened = self.opened.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(known) = opened.get(&rules) {
+            return Ok(known.clone());
+        }
+        let result = Tablebase::open(&self.dir, rules).map(Arc::new);
+        opened.insert(rules, result.as_ref().ok().cloned());
+        result.map(Some)
+    }
+
+    /// [`TablebaseDir::open`], an error taken as no database.
+    #[must_use]
+    pub fn get(&self, rules: Rules) -> Option<Arc<Tablebase>> {
+        self.open(rules).ok().flatten()
+    }
 }

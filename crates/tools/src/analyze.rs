@@ -4,11 +4,9 @@
 //! `mancala_engine::analysis`'s; records are checked as `mancala-validate`
 //! checks them, and invalid ones are reported, not analysed.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Parser;
@@ -16,12 +14,14 @@ use mancala_engine::analysis::{Analyser, Limit, Review, Value};
 use mancala_notation::{Eval, Item, Nag, Record};
 use mancala_prose::plural;
 use mancala_rules::{Game, Rules, Side};
-use mancala_tablebase::Tablebase;
+use mancala_tablebase::{Tablebase, TablebaseDir};
 use serde::Serialize;
 
 use crate::diagnostic;
 use crate::driver::{self, Driver, Tally, Writer};
-use crate::flags::{ColorFlag, JobsFlag, LapBudgetFlag, MaxErrorsFlag, QuietFlag, RecordFilesFlag};
+use crate::flags::{
+    ColorFlag, JobsFlag, LapBudgetFlag, MaxErrorsFlag, QuietFlag, RecordFilesFlag, TablebaseFlag,
+};
 use crate::input::{self, InputName, SourcedGame};
 use crate::output::{self, EXIT_FAILURE, EXIT_OK, Format};
 use mancala_check as check;
@@ -34,6 +34,7 @@ Examples:
   mancala-analyze --depth 12 --blunder 4 games.mgn
   mancala-analyze --ms 500 games.mgn         half a second per position
   mancala-analyze --solve --nodes 5000000 endgame.mgn
+  mancala-analyze --tablebase ~/.local/share/mancala/tablebases endgame.mgn
   mancala-analyze --format json games.mgn    JSON records out, JSON summaries on stderr
   mancala-analyze --max-errors 1 games.mgn   stop at the first invalid game
   mancala-analyze --summary players games.mgn   each player's loss and mistakes
@@ -43,7 +44,8 @@ Annotations:
   from --inaccuracy seeds, ? from --mistake, ?? from --blunder), then
   {[%eval V,D]}, V the value of the move for its mover in whole seeds at
   the end of the game with best play as far as a search of D plies saw
-  ({[%eval =V]}: exact, every line searched reached the end), then, when
+  ({[%eval =V]}: exact, every line searched reached the end, or the
+  endgame databases of --tablebase DIR prove it), then, when
   the search preferred another move, the best line as a variation. The
   tool's evaluations, the variations that hold one and the marks ?!, ?, ??
   on the main line are replaced when a record is analysed again; a move
@@ -87,11 +89,8 @@ pub struct Args {
     #[arg(long, requires = "solve", default_value_t = 1_000_000,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
-    /// With --solve: endgame databases built by `mancala-tablebase build`
-    /// under DIR; a position they hold is proved at once (and a solve ends
-    /// where a move reaches one).
-    #[arg(long, value_name = "DIR", requires = "solve")]
-    pub tablebase: Option<PathBuf>,
+    #[command(flatten)]
+    pub tablebase: TablebaseFlag,
     /// Seeds lost against the best move from which a move is an
     /// inaccuracy (said in its comment).
     #[arg(long, value_name = "SEEDS", default_value = "1", value_parser = parse_seeds)]
@@ -137,9 +136,29 @@ pub enum SummaryOf {
     Players,
 }
 
+/// Text that is no number of seeds for [`parse_seeds`] (the text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ParseSeedsError {
+    text: String,
+}
+
+impl std::fmt::Display for ParseSeedsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "`{}` is not a number of seeds such as 3 or 2.5",
+            self.text
+        )
+    }
+}
+
+impl std::error::Error for ParseSeedsError {}
+
 /// A number of seeds with at most two decimals (`1`, `2.5`), in hundredths.
-fn parse_seeds(text: &str) -> Result<i32, String> {
-    let bad = || format!("`{text}` is not a number of seeds such as 3 or 2.5");
+fn parse_seeds(text: &str) -> Result<i32, ParseSeedsError> {
+    let bad = || ParseSeedsError {
+        text: text.to_owned(),
+    };
     let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
     let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     if whole.is_empty() || !digits(whole) || !digits(frac) || frac.len() > 2 || whole.len() > 6 {
@@ -459,24 +478,17 @@ struct Settings<'a> {
     thresholds: Thresholds,
     /// Whether each game's summary is written after it.
     game_summaries: bool,
-    /// `--tablebase`'s directory, and the databases opened from it, by
-    /// rules (`None` where it holds none for them), each read once.
-    tablebase: Option<&'a Path>,
-    tablebases: Mutex<HashMap<Rules, Option<Arc<Tablebase>>>>,
+    /// `--tablebase`'s databases.
+    tablebases: Option<TablebaseDir>,
+    /// Whether notes go to stderr.
+    notes: bool,
 }
 
 impl Settings<'_> {
-    /// The databases of `rules` under `--tablebase`, if any.
+    /// The databases of `rules` under `--tablebase`, if any; a note the
+    /// first time they cannot be opened.
     fn tablebase(&self, rules: Rules) -> Option<Arc<Tablebase>> {
-        let dir = self.tablebase?;
-        let mut opened = self
-            .tablebases
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        opened
-            .entry(rules)
-            .or_insert_with(|| Tablebase::open(dir, rules).ok().map(Arc::new))
-            .clone()
+        crate::flags::open_tablebase(self.tablebases.as_ref()?, rules, self.notes)
     }
 }
 
@@ -676,8 +688,8 @@ pub fn run(args: &Args) -> io::Result<u8> {
             blunder: args.blunder,
         },
         game_summaries: args.summary == SummaryOf::Games && !args.quiet.quiet,
-        tablebase: args.tablebase.as_deref(),
-        tablebases: Mutex::default(),
+        tablebases: args.tablebase.tablebase.clone().map(TablebaseDir::new),
+        notes: !args.quiet.quiet,
     };
     let mut players = Players::default();
     let mut tool = Tool(output::stdout());

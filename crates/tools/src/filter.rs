@@ -10,7 +10,9 @@ use std::io::{self, Write};
 
 use clap::Parser;
 use mancala_check::{self as check, Ply};
-use mancala_notation::{Form, GameResult, ParsedGame, format_setup, parse_setup};
+use mancala_notation::{
+    Form, GameResult, ParseError, ParseResultError, ParsedGame, format_setup, parse_setup,
+};
 use mancala_prose::plural;
 use mancala_rules::{EndReason, Options, Position, Rules, Setup, Side};
 
@@ -120,7 +122,20 @@ pub enum ResultWanted {
     Score(GameResult),
 }
 
-fn parse_result(text: &str) -> Result<ResultWanted, String> {
+/// A `--result` that is no result a filter asks for: the notation's word on
+/// it as a score.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ParseResultWantedError(ParseResultError);
+
+impl std::fmt::Display for ParseResultWantedError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}; or south, north, draw, unfinished", self.0)
+    }
+}
+
+impl std::error::Error for ParseResultWantedError {}
+
+fn parse_result(text: &str) -> Result<ResultWanted, ParseResultWantedError> {
     match text {
         "south" => Ok(ResultWanted::Winner(Some(Side::South))),
         "north" => Ok(ResultWanted::Winner(Some(Side::North))),
@@ -129,7 +144,7 @@ fn parse_result(text: &str) -> Result<ResultWanted, String> {
         score => score
             .parse()
             .map(ResultWanted::Score)
-            .map_err(|e| format!("{e}; or south, north, draw, unfinished")),
+            .map_err(ParseResultWantedError),
     }
 }
 
@@ -153,8 +168,20 @@ pub struct PositionWanted {
     starter: bool,
 }
 
-fn parse_position(text: &str) -> Result<PositionWanted, String> {
-    let setup = parse_setup(text).map_err(|e| format!("invalid set-up: {}", e.message))?;
+/// A `--position` that is no set-up: the notation's error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ParsePositionError(ParseError);
+
+impl std::fmt::Display for ParsePositionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "invalid set-up: {}", self.0)
+    }
+}
+
+impl std::error::Error for ParsePositionError {}
+
+fn parse_position(text: &str) -> Result<PositionWanted, ParsePositionError> {
+    let setup = parse_setup(text).map_err(ParsePositionError)?;
     let given = |key: &str| text.split_whitespace().any(|word| word.starts_with(key));
     Ok(PositionWanted {
         setup,

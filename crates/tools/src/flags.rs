@@ -8,7 +8,9 @@
 use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use mancala_engine::{ENGINES, Engine, ParseSpecError, PlayerSpec};
 use mancala_prose::{did_you_mean, shorten};
-use mancala_rules::{DEFAULT_LAP_BUDGET, GameId, Opt, Options, Rules};
+use mancala_rules::{
+    DEFAULT_LAP_BUDGET, GameId, Opt, Options, OptionsError, ParseOptionError, Rules,
+};
 
 use crate::output::ColorChoice;
 use std::io;
@@ -125,10 +127,37 @@ pub struct TabledGameFlags {
 /// (`mancala_tablebase::Tablebase::default_dir`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct TablebaseFlag {
-    /// The endgame databases' directory, as `mancala-tablebase build`
-    /// writes it (one subdirectory per game and options).
+    /// Endgame databases under DIR, as `mancala-tablebase build` writes
+    /// them (one subdirectory per game and options): play's engines play
+    /// the moves they prove best, analyze writes their exact values, and
+    /// mancala-tablebase builds and checks them there (by default in
+    /// $XDG_DATA_HOME/mancala/tablebases, else
+    /// ~/.local/share/mancala/tablebases; play and analyze read none
+    /// unless given DIR).
     #[arg(long = "tablebase", value_name = "DIR")]
     pub tablebase: Option<std::path::PathBuf>,
+}
+
+/// The database of `rules` under `dir`, if it opens; the first time it
+/// does not, a note on stderr (when `notes`) says why and that the tool
+/// goes on without it.
+pub fn open_tablebase(
+    dir: &mancala_tablebase::TablebaseDir,
+    rules: Rules,
+    notes: bool,
+) -> Option<std::sync::Arc<mancala_tablebase::Tablebase>> {
+    match dir.open(rules) {
+        Ok(opened) => opened,
+        Err(e) => {
+            if notes {
+                crate::output::error_line(&format!(
+                    "note: {e}: going on without an endgame database for {}",
+                    rules.game()
+                ));
+            }
+            None
+        }
+    }
 }
 
 /// The rules of `game` (or [`DEFAULT_GAME`]) with the `-o` values
@@ -139,12 +168,32 @@ pub fn rules_of(
     game: Option<GameId>,
     options: &[String],
     lap_budget: Option<u32>,
-) -> Result<Rules, String> {
-    let options: Options = options.join(" ").parse().map_err(|e| format!("{e}"))?;
+) -> Result<Rules, RulesOfError> {
+    let options: Options = options.join(" ").parse().map_err(RulesOfError::Options)?;
     Rules::new(game.unwrap_or(DEFAULT_GAME), options)
         .and_then(|r| r.with_lap_budget(lap_budget.unwrap_or(DEFAULT_LAP_BUDGET)))
-        .map_err(|e| e.to_string())
+        .map_err(RulesOfError::Rules)
 }
+
+/// Why [`rules_of`] makes no rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RulesOfError {
+    /// An option word that is none.
+    Options(ParseOptionError),
+    /// Options the game does not take, or a lap budget of 0.
+    Rules(OptionsError),
+}
+
+impl std::fmt::Display for RulesOfError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RulesOfError::Options(e) => e.fmt(f),
+            RulesOfError::Rules(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RulesOfError {}
 
 /// The game ids as clap's possible values, so that help, man pages and
 /// shell completions list them.
@@ -161,7 +210,7 @@ fn game_ids() -> impl TypedValueParser<Value = GameId> {
 /// one `-o`.
 #[derive(Debug, Clone, Copy)]
 struct Completed {
-    check: fn(&str) -> Result<(), String>,
+    check: fn(&str) -> Result<(), PlayerError>,
     values: fn() -> Vec<PossibleValue>,
 }
 
@@ -258,21 +307,33 @@ fn players() -> Vec<PossibleValue> {
     engines.chain([human]).collect()
 }
 
-/// Whether `text` names a player, or why not (with the name it may have
-/// meant).
-fn check_player(text: &str) -> Result<(), String> {
+/// Text that names no player: the engine's word on it, which for a name
+/// no player has is said with the name it may have meant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct PlayerError(ParseSpecError);
+
+impl std::fmt::Display for PlayerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            ParseSpecError::UnknownPlayer(name) => write!(
+                f,
+                "unknown player `{}`{}",
+                shorten(name),
+                did_you_mean(name, player_names())
+            ),
+            e => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PlayerError {}
+
+/// Whether `text` names a player, or why not.
+fn check_player(text: &str) -> Result<(), PlayerError> {
     if text == HUMAN {
         return Ok(());
     }
-    match text.parse::<PlayerSpec>() {
-        Ok(_) => Ok(()),
-        Err(ParseSpecError::UnknownPlayer(name)) => Err(format!(
-            "unknown player `{}`{}",
-            shorten(&name),
-            did_you_mean(&name, player_names())
-        )),
-        Err(e) => Err(e.to_string()),
-    }
+    text.parse::<PlayerSpec>().map(|_| ()).map_err(PlayerError)
 }
 
 /// An engine in a line: what it does and its settings with their

@@ -13,13 +13,15 @@
 //! [`crate::stats`]).
 
 use std::io::{self, Write};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mancala_check::{self as check, Build};
 use mancala_engine::analysis::{Analyser, Limit};
 use mancala_engine::{Player, PlayerSpec, RandomPlayer};
 use mancala_notation::Record;
-use mancala_rules::{DEFAULT_LAP_BUDGET, Game, PlayErrorKind, Position, Rules, Side};
+use mancala_rules::{DEFAULT_LAP_BUDGET, Game, PlayError, PlayErrorKind, Position, Rules, Side};
+use mancala_tablebase::TablebaseDir;
 
 use crate::input::{self, InputName};
 use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK, Format};
@@ -43,25 +45,58 @@ pub enum TimeControl {
 /// A time control's times are below this many seconds (some 31 years).
 const MAX_SECONDS: f64 = 1e9;
 
+/// Text that is no [`TimeControl`]; `text` is the number at fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseTimeControlError {
+    /// Seconds past [`MAX_SECONDS`].
+    TooLarge { text: String },
+    /// Not a number of seconds.
+    NotSeconds { text: String },
+    /// `st=0`.
+    NoTimePerMove,
+    /// A clock of no time.
+    NoClock,
+}
+
+impl std::fmt::Display for ParseTimeControlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParseTimeControlError::TooLarge { text } => write!(
+                f,
+                "`{text}` seconds is too large (a time control is below {MAX_SECONDS} seconds)"
+            ),
+            ParseTimeControlError::NotSeconds { text } => {
+                write!(f, "`{text}` is not a number of seconds")
+            }
+            ParseTimeControlError::NoTimePerMove => {
+                f.write_str("a move needs some time: st= above 0")
+            }
+            ParseTimeControlError::NoClock => f.write_str("a clock needs some time: 10+0.1, say"),
+        }
+    }
+}
+
+impl std::error::Error for ParseTimeControlError {}
+
 impl std::str::FromStr for TimeControl {
-    type Err = String;
+    type Err = ParseTimeControlError;
 
     /// `10+0.1` (a clock of 10 s, 0.1 s added a move), `60` (no increment)
     /// or `st=0.1` (0.1 s a move).
-    fn from_str(s: &str) -> Result<TimeControl, String> {
-        let seconds = |t: &str| -> Result<Duration, String> {
+    fn from_str(s: &str) -> Result<TimeControl, ParseTimeControlError> {
+        let seconds = |t: &str| -> Result<Duration, ParseTimeControlError> {
             match t.trim().parse::<f64>() {
                 Ok(v) if (0.0..MAX_SECONDS).contains(&v) => Ok(Duration::from_secs_f64(v)),
-                Ok(v) if v >= MAX_SECONDS => Err(format!(
-                    "`{t}` seconds is too large (a time control is below {MAX_SECONDS} seconds)"
-                )),
-                _ => Err(format!("`{t}` is not a number of seconds")),
+                Ok(v) if v >= MAX_SECONDS => {
+                    Err(ParseTimeControlError::TooLarge { text: t.to_owned() })
+                }
+                _ => Err(ParseTimeControlError::NotSeconds { text: t.to_owned() }),
             }
         };
         if let Some(per_move) = s.strip_prefix("st=") {
             let time = seconds(per_move)?;
             if time.is_zero() {
-                return Err("a move needs some time: st= above 0".to_owned());
+                return Err(ParseTimeControlError::NoTimePerMove);
             }
             return Ok(TimeControl::PerMove(time));
         }
@@ -70,7 +105,7 @@ impl std::str::FromStr for TimeControl {
             None => (seconds(s)?, Duration::ZERO),
         };
         if base.is_zero() {
-            return Err("a clock needs some time: 10+0.1, say".to_owned());
+            return Err(ParseTimeControlError::NoClock);
         }
         Ok(TimeControl::Clock { base, increment })
     }
@@ -154,14 +189,45 @@ struct Opening {
     plies: usize,
 }
 
+/// Why a pair of the match has no opening to start from.
+#[derive(Clone, Debug, PartialEq)]
+enum OpeningError {
+    /// No game to play (no rules, no openings read).
+    NoGame,
+    /// Whether `side` can move at ply 1 is undecided within the lap
+    /// budget.
+    Undecided { side: Side, error: PlayError },
+    /// No random opening of `plies` plies (rated within `balanced` seeds)
+    /// came in [`BALANCED_TRIES`] draws.
+    NotFound { plies: usize, balanced: Option<f64> },
+}
+
+impl std::fmt::Display for OpeningError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpeningError::NoGame => f.write_str("no game to play"),
+            OpeningError::Undecided { side, error } => write!(
+                f,
+                "cannot start: whether {side} can move at ply 1 is undecided: {error} (--lap-budget)"
+            ),
+            OpeningError::NotFound { plies, balanced } => {
+                write!(f, "no opening of {plies} random plies")?;
+                if let Some(margin) = balanced {
+                    write!(f, " rated within {margin} seeds")?;
+                }
+                write!(f, " found in {BALANCED_TRIES} draws")
+            }
+        }
+    }
+}
+
 impl Opening {
-    fn start(rules: Rules) -> Result<Opening, String> {
-        let (game, _) = Game::new(Position::new(rules)).map_err(|e| {
-            format!(
-                "cannot start: whether {} can move at ply 1 is undecided: {e} (--lap-budget)",
-                Position::new(rules).to_move()
-            )
-        })?;
+    fn start(rules: Rules) -> Result<Opening, OpeningError> {
+        let (game, _) =
+            Game::new(Position::new(rules)).map_err(|error| OpeningError::Undecided {
+                side: Position::new(rules).to_move(),
+                error,
+            })?;
         let mut record = Record::new(rules.game());
         record.options = rules.options();
         Ok(Opening {
@@ -191,7 +257,7 @@ fn generated_opening(
     pair: u64,
     plies: usize,
     balanced: Option<f64>,
-) -> Result<Opening, String> {
+) -> Result<Opening, OpeningError> {
     let start = Opening::start(rules)?;
     for attempt in 0..BALANCED_TRIES {
         let mut random = RandomPlayer::new(mix(mix(seed, OPENING_SALT ^ pair), attempt));
@@ -220,10 +286,7 @@ fn generated_opening(
             plies: session.plies_total,
         });
     }
-    Err(format!(
-        "no opening of {plies} random plies{} found in {BALANCED_TRIES} draws",
-        balanced.map_or(String::new(), |m| format!(" rated within {m} seeds"))
-    ))
+    Err(OpeningError::NotFound { plies, balanced })
 }
 
 /// The openings of `--openings`: every valid, unfinished record (or
@@ -313,7 +376,8 @@ struct Played {
 
 /// A pair played: its two games, the first engine South in the first.
 struct PairPlayed {
-    games: Result<[Played; 2], String>,
+    /// The games, or why the pair (its number) has none.
+    games: Result<[Played; 2], (u64, OpeningError)>,
 }
 
 /// What every game of the match shares.
@@ -321,6 +385,8 @@ struct Match<'a> {
     args: &'a Args,
     specs: [PlayerSpec; 2],
     names: [String; 2],
+    /// `--tablebase`'s databases, which both engines play from.
+    tablebases: Option<Arc<TablebaseDir>>,
     rules: Option<Rules>,
     openings: Vec<Opening>,
     time: Option<TimeControl>,
@@ -328,9 +394,9 @@ struct Match<'a> {
 }
 
 impl Match<'_> {
-    fn opening(&self, pair: u64) -> Result<Opening, String> {
+    fn opening(&self, pair: u64) -> Result<Opening, OpeningError> {
         if self.openings.is_empty() {
-            let rules = self.rules.ok_or("no game to play")?;
+            let rules = self.rules.ok_or(OpeningError::NoGame)?;
             let plies = self.args.opening_plies;
             if plies == 0 {
                 return Opening::start(rules);
@@ -347,7 +413,7 @@ impl Match<'_> {
             Ok(opening) => opening,
             Err(e) => {
                 return PairPlayed {
-                    games: Err(format!("error: pair {pair}: {e}")),
+                    games: Err((pair, e)),
                 };
             }
         };
@@ -399,7 +465,8 @@ impl Match<'_> {
             .iter()
             .enumerate()
             .map(|(side, &engine)| {
-                self.specs[engine].build(mix(args.seed, number * 2 + side as u64))
+                let player = self.specs[engine].build(mix(args.seed, number * 2 + side as u64));
+                crate::play::with_tablebases(player, self.tablebases.as_ref())
             })
             .collect();
         let mut notes = Vec::new();
@@ -933,10 +1000,20 @@ fn match_of(args: &Args) -> Result<(Match<'_>, usize), u8> {
     } else {
         Some(openings[0].game.position().rules())
     };
+    let tablebases = args
+        .tablebase
+        .tablebase
+        .clone()
+        .map(|dir| Arc::new(TablebaseDir::new(dir)));
+    if let (Some(dir), Some(rules)) = (&tablebases, rules) {
+        // Said once, before the games: the databases cannot be used.
+        crate::flags::open_tablebase(dir, rules, !args.quiet.quiet);
+    }
     let m = Match {
         args,
         specs,
         names,
+        tablebases,
         rules,
         openings,
         time: args.tc,
@@ -967,10 +1044,11 @@ impl Writing {
         let args = m.args;
         let games = match &played.games {
             Ok(games) => games,
-            Err(e) => {
+            Err((pair, e)) => {
                 self.failed = true;
                 self.out.flush()?;
-                self.progress.aside(|| output::error_line(e));
+                self.progress
+                    .aside(|| output::error_line(&format!("error: pair {pair}: {e}")));
                 return Err(io::Error::other(Stopped));
             }
         };

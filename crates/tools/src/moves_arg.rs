@@ -5,9 +5,11 @@
 //! spellings people type besides the notation's (`E ccw`, `E:CCW`) are
 //! put in its form.
 
+use std::fmt;
 use std::ops::Range;
 
-use mancala_notation::{GameText, Item, ParseError, parse_game};
+use mancala_notation::{GameText, Item, MovetextError, ParseErrorKind, parse_game};
+use mancala_prose::shorten;
 use mancala_rules::Move;
 
 /// The name diagnostics give the flag's text.
@@ -27,20 +29,56 @@ pub fn text(moves: &str) -> GameText {
     GameText::whole(moves)
 }
 
+/// Why a text of moves is refused, and where in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MovesArgError {
+    pub span: Range<usize>,
+    /// What the text is, as messages name it (`--moves`).
+    pub what: &'static str,
+    pub kind: MovesArgErrorKind,
+}
+
+/// What is wrong with a text of moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MovesArgErrorKind {
+    /// A line break in it.
+    MultiLine,
+    /// A result after the moves.
+    Result,
+    /// A round marker among them.
+    Round,
+    /// A syntax error of the notation.
+    Notation(Box<ParseErrorKind>),
+}
+
+impl fmt::Display for MovesArgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = self.what;
+        match &self.kind {
+            MovesArgErrorKind::MultiLine => write!(f, "{what} takes a single line"),
+            MovesArgErrorKind::Result => write!(f, "{what} holds moves only, not a result"),
+            MovesArgErrorKind::Round => {
+                write!(f, "{what} holds moves only; rounds begin by themselves")
+            }
+            MovesArgErrorKind::Notation(kind) => kind.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for MovesArgError {}
+
 /// Reads `--moves`: moves, move numbers and comments, without a result;
 /// NAGs and variations of a pasted record are read and passed over.
-pub fn parse(moves: &str) -> Result<Vec<MoveArg>, ParseError> {
+pub fn parse(moves: &str) -> Result<Vec<MoveArg>, MovesArgError> {
     parse_as(moves, NAME)
 }
 
 /// Reads `moves` as [`parse`] does; `what` names the text in messages.
-fn parse_as(moves: &str, what: &str) -> Result<Vec<MoveArg>, ParseError> {
+fn parse_as(moves: &str, what: &'static str) -> Result<Vec<MoveArg>, MovesArgError> {
     const HEAD: &str = "[Game \"olowuka\"]\n";
+    let error = |span, kind| MovesArgError { span, what, kind };
     if moves.contains('\n') || moves.contains('\r') {
-        return Err(ParseError {
-            span: 0..moves.len(),
-            message: format!("{what} takes a single line"),
-        });
+        return Err(error(0..moves.len(), MovesArgErrorKind::MultiLine));
     }
     let text = format!("{HEAD}{moves} *");
     let shift = |span: Range<usize>| {
@@ -49,15 +87,12 @@ fn parse_as(moves: &str, what: &str) -> Result<Vec<MoveArg>, ParseError> {
     };
     let parsed = parse_game(&text).map_err(|e| {
         // The closing `*` is ours: a result in the flag is text after it.
-        let message = if e.span.start >= HEAD.len() + moves.len() {
-            format!("{what} holds moves only, not a result")
+        let kind = if e.span.start >= HEAD.len() + moves.len() {
+            MovesArgErrorKind::Result
         } else {
-            e.message
+            MovesArgErrorKind::Notation(e.kind)
         };
-        ParseError {
-            span: shift(e.span),
-            message,
-        }
+        error(shift(e.span), kind)
     })?;
     let mut out = Vec::new();
     for (item, span) in parsed.record.items.iter().zip(parsed.spans.items) {
@@ -70,15 +105,48 @@ fn parse_as(moves: &str, what: &str) -> Result<Vec<MoveArg>, ParseError> {
             // Annotations of a pasted record: the main line is what is played.
             Item::Comment { .. } | Item::Nag { .. } | Item::Variation { .. } => {}
             Item::Round { .. } => {
-                return Err(ParseError {
-                    span: shift(span),
-                    message: format!("{what} holds moves only; rounds begin by themselves"),
-                });
+                return Err(error(shift(span), MovesArgErrorKind::Round));
             }
         }
     }
     Ok(out)
 }
+
+/// Why a line typed at the human seat is no move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TypedMoveError {
+    /// A token that is no move: the seat's own word for it.
+    NotAMove { token: String },
+    /// No move in the line.
+    NoMove,
+    /// More than one move in the line.
+    Several { line: String, count: usize },
+    /// Refused as `--moves` would be.
+    Moves(MovesArgError),
+}
+
+impl fmt::Display for TypedMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TypedMoveError::NotAMove { token } => write!(
+                f,
+                "`{}` is not a move: type a hole such as E (help lists what the seat reads)",
+                shorten(token)
+            ),
+            TypedMoveError::NoMove => {
+                f.write_str("no move there: type a hole, e.g. A (help lists what the seat reads)")
+            }
+            TypedMoveError::Several { line, count } => write!(
+                f,
+                "`{}` holds {count} moves: type one move at a time",
+                shorten(line)
+            ),
+            TypedMoveError::Moves(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for TypedMoveError {}
 
 /// Reads a line typed at the human seat: one move as `--moves` takes it (a
 /// move number before it, `1.` or `1...`, is allowed and not checked, as
@@ -86,7 +154,7 @@ fn parse_as(moves: &str, what: &str) -> Result<Vec<MoveArg>, ParseError> {
 /// people type it: the direction after a space (`E ccw`, `E :cw`) and in
 /// either case (`E:CCW`). The hole's case is the notation's here; the seat
 /// reads either case as the player's own hole.
-pub fn parse_typed(line: &str) -> Result<MoveArg, String> {
+pub fn parse_typed(line: &str) -> Result<MoveArg, TypedMoveError> {
     let mut words: Vec<String> = Vec::new();
     for word in line.split_whitespace() {
         let lower = word.to_ascii_lowercase();
@@ -113,25 +181,28 @@ pub fn parse_typed(line: &str) -> Result<MoveArg, String> {
         }
     }
     let text = words.join(" ");
-    let mut moves = parse_as(&text, "a typed move").map_err(|e| {
+    let mut moves = parse_as(&text, "a typed move").map_err(|e| match &e.kind {
         // The notation's word for a token it cannot read lists what a
         // record's movetext may hold; the seat says what it reads.
-        if e.message.starts_with("unexpected `") {
-            format!(
-                "`{}` is not a move: type a hole such as E (help lists what the seat reads)",
-                mancala_prose::shorten(text.get(e.span).unwrap_or(&text))
-            )
-        } else {
-            e.message
+        MovesArgErrorKind::Notation(kind)
+            if matches!(
+                **kind,
+                ParseErrorKind::Movetext(MovetextError::UnexpectedToken { .. })
+            ) =>
+        {
+            TypedMoveError::NotAMove {
+                token: text.get(e.span).unwrap_or(&text).to_owned(),
+            }
         }
+        _ => TypedMoveError::Moves(e),
     })?;
     match moves.len() {
         1 => Ok(moves.remove(0)),
-        0 => Err("no move there: type a hole, e.g. A (help lists what the seat reads)".to_owned()),
-        n => Err(format!(
-            "`{}` holds {n} moves: type one move at a time",
-            mancala_prose::shorten(line.trim())
-        )),
+        0 => Err(TypedMoveError::NoMove),
+        count => Err(TypedMoveError::Several {
+            line: line.trim().to_owned(),
+            count,
+        }),
     }
 }
 
@@ -184,7 +255,7 @@ mod tests {
             ("E up", "`up` is not a move"),
         ];
         for (line, why) in refused {
-            let message = parse_typed(line).unwrap_err();
+            let message = parse_typed(line).unwrap_err().to_string();
             assert!(message.contains(why), "{line:?}: {message}");
         }
     }
@@ -194,6 +265,7 @@ mod tests {
         let err = parse("E:ccw d# A").unwrap_err();
         assert_eq!(err.span, 6..8);
         let err = parse("E 24-24").unwrap_err();
-        assert!(err.message.contains("not a result"), "{}", err.message);
+        assert_eq!(err.kind, MovesArgErrorKind::Result);
+        assert_eq!(err.to_string(), "--moves holds moves only, not a result");
     }
 }

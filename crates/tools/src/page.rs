@@ -15,7 +15,7 @@ use mancala_rules::{Game, Position, Side};
 
 use crate::render::{ended_by, insert_marks};
 use crate::variation::{
-    Walked, eval_comments, eval_line, eval_value, marks, variation_heading, walk_line,
+    StuckMove, Walked, eval_comments, eval_line, eval_value, marks, variation_heading, walk_line,
 };
 
 /// What a record says after one move: its marks, the evaluation shown in
@@ -117,7 +117,7 @@ pub fn page(
     facts: &GameFacts,
     max_laps: usize,
     over_at_start: Option<String>,
-) -> Result<String, String> {
+) -> Result<String, StuckMove> {
     let items = &parsed.record.items;
     let lead_len = items
         .iter()
@@ -160,11 +160,11 @@ pub fn page(
                 }
                 walk.page.close_variation();
             }
-            Walked::Stuck(message) => {
+            Walked::Stuck(stuck) => {
                 if walk.lines.len() == 1 {
-                    walk.stuck = Some(message);
+                    walk.stuck = Some(stuck);
                 } else {
-                    walk.page.note(NoteKind::End, &message);
+                    walk.page.note(NoteKind::End, &stuck.to_string());
                 }
             }
         },
@@ -184,7 +184,7 @@ struct Walk<'f> {
     opened: Option<usize>,
     last_main: usize,
     /// Why the main line could not be walked to its end.
-    stuck: Option<String>,
+    stuck: Option<StuckMove>,
 }
 
 impl<'f> Walk<'f> {
@@ -384,9 +384,9 @@ impl<'f> Walk<'f> {
     }
 
     /// The page, or why the main line could not be walked.
-    fn finish(mut self) -> Result<String, String> {
-        if let Some(message) = self.stuck {
-            return Err(message);
+    fn finish(mut self) -> Result<String, StuckMove> {
+        if let Some(stuck) = self.stuck {
+            return Err(stuck);
         }
         if let Some(main) = self.lines.first_mut() {
             main.close(&mut self.page);

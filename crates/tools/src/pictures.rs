@@ -17,6 +17,7 @@
 //! into place, so that a failed write (a full disk) leaves neither a
 //! partial document nor the temporary file.
 
+use std::fmt;
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -156,21 +157,38 @@ impl Pictures {
         }
     }
 
-    /// Writes the one document held for stdout; `Err` with a message when
-    /// there were several.
-    pub fn finish(&mut self, out: &mut impl Write) -> io::Result<Result<(), String>> {
+    /// Writes the one document held for stdout; `Err` when there were
+    /// several.
+    pub fn finish(&mut self, out: &mut impl Write) -> io::Result<Result<(), TooManyDocuments>> {
         if self.dir.is_some() || self.documents == 0 {
             return Ok(Ok(()));
         }
         match self.held.take() {
             Some(text) if self.documents == 1 => out.write_all(text.as_bytes()).map(Ok),
-            _ => Ok(Err(format!(
-                "error: {} documents to write and stdout takes one: give --output-dir DIR to write them as numbered files",
-                self.documents
-            ))),
+            _ => Ok(Err(TooManyDocuments {
+                documents: self.documents,
+            })),
         }
     }
 }
+
+/// More documents than stdout takes, with no folder to write them to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooManyDocuments {
+    pub documents: usize,
+}
+
+impl fmt::Display for TooManyDocuments {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} documents to write and stdout takes one: give --output-dir DIR to write them as numbered files",
+            self.documents
+        )
+    }
+}
+
+impl std::error::Error for TooManyDocuments {}
 
 fn in_dir(dir: &Path, e: io::Error) -> io::Error {
     // A file or a link to nothing in the folder's place: creating it fails

@@ -1,12 +1,13 @@
 //! `mancala-play`: engines, self-play, continuing records, and a human at
 //! the terminal. Writes complete records to stdout.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 use std::io::{self, Write};
 use std::ops::Range;
+use std::sync::Arc;
 
 use clap::Parser;
-use mancala_engine::{Played, Player, PlayerKind, PlayerSpec};
+use mancala_engine::{ParseSpecError, Played, Player, PlayerKind, PlayerSpec, Tablebased};
 use mancala_notation::{GameResult, Item, Record};
 use mancala_prose::plural;
 use mancala_rules::{
@@ -18,6 +19,7 @@ use crate::diagnostic::{self, escape_controls};
 use crate::driver::{Driver, Step, Verdict, Writer};
 use crate::flags::{
     HUMAN, LapBudgetFlag, MatchJobsFlag, NewGameFlags, PlayColorFlag, PlayerFlags, QuietFlag,
+    TablebaseFlag,
 };
 use crate::input::{self, InputName};
 use crate::moves_arg;
@@ -26,6 +28,7 @@ use crate::progress::Progress;
 use crate::seat::{self, SeatInput, Typed};
 use mancala_check::{self as check, Build};
 use mancala_diagram::{Board, Highlights, Style, draw_board, draw_position};
+use mancala_tablebase::TablebaseDir;
 
 const EXAMPLES: &str = "\
 Players: random, greedy, alphabeta[:depth=N,ms=T] (depth at most 64; past 14 with no ms=
@@ -51,6 +54,7 @@ Examples:
   mancala-play --game olinda-keliya --moves 'E:ccw a G' --plies 0
   mancala-validate game.mgn | mancala-play - --plies 10     continue a record
   mancala-play --game rio-kadalis --south human              play at the terminal
+  mancala-play --game kalah --south alphabeta --tablebase tb/   perfect play in tb/'s endgames
   mancala-play --pairs 10 --south alphabeta:depth=3 --north greedy --opening-plies 4   a match
   mancala-play --pairs 10 --south alphabeta:depth=3 --north greedy --sprt elo0=0,elo1=100
   mancala-play --pairs 4 --south alphabeta:depth=4 --north mcts:playouts=200 --tc 5+0.05 -j 2
@@ -73,6 +77,10 @@ pub struct Args {
     pub game: NewGameFlags,
     #[command(flatten)]
     pub players: PlayerFlags,
+    // Every engine seat, in matches too, plays the moves the databases
+    // prove best; elsewhere its own.
+    #[command(flatten)]
+    pub tablebase: TablebaseFlag,
     /// Seed of every random choice: the same command prints the same games.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -166,12 +174,28 @@ pub struct Args {
     pub meta: crate::meta::MetaArgs,
 }
 
+/// Text that is no margin in seeds (the text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ParseMarginError {
+    text: String,
+}
+
+impl fmt::Display for ParseMarginError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` is not a number of seeds (0 or more)", self.text)
+    }
+}
+
+impl std::error::Error for ParseMarginError {}
+
 /// A margin in seeds: a number, at least 0.
-fn non_negative(text: &str) -> Result<f64, String> {
+fn non_negative(text: &str) -> Result<f64, ParseMarginError> {
     text.parse::<f64>()
         .ok()
         .filter(|m| m.is_finite() && *m >= 0.0)
-        .ok_or_else(|| format!("`{text}` is not a number of seeds (0 or more)"))
+        .ok_or_else(|| ParseMarginError {
+            text: text.to_owned(),
+        })
 }
 
 /// A player as the command line names it.
@@ -186,16 +210,42 @@ enum Seat {
 /// says so before it starts.
 const DEEP_SEARCH: u32 = 14;
 
+/// A player named on the command line that is none: the name, and the
+/// engine's word on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct InvalidPlayer {
+    text: String,
+    error: ParseSpecError,
+}
+
+impl fmt::Display for InvalidPlayer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid player `{}`: {}", self.text, self.error)
+    }
+}
+
+impl std::error::Error for InvalidPlayer {}
+
 impl Seat {
-    fn parse(text: &str, seed: u64) -> Result<Seat, String> {
+    /// The seat `text` names, an engine seeded `seed` and playing the
+    /// moves `tablebases` prove best, if given.
+    fn parse(
+        text: &str,
+        seed: u64,
+        tablebases: Option<&Arc<TablebaseDir>>,
+    ) -> Result<Seat, InvalidPlayer> {
         if text == HUMAN {
             return Ok(Seat::Human);
         }
         // Clap has checked it (flags::PlayerFlags).
-        let spec: PlayerSpec = text
-            .parse()
-            .map_err(|e| format!("invalid player `{text}`: {e}"))?;
-        Ok(Seat::Engine(spec.build(seed), spec.seed))
+        let spec: PlayerSpec = text.parse().map_err(|error| InvalidPlayer {
+            text: text.to_owned(),
+            error,
+        })?;
+        Ok(Seat::Engine(
+            with_tablebases(spec.build(seed), tablebases),
+            spec.seed,
+        ))
     }
 
     /// The player as its record tag writes it: the engine and every
@@ -220,6 +270,17 @@ impl Seat {
                 "warning: `{text}` searches {depth} plies deep with no time limit, which may take hours a move; add a time limit, e.g. alphabeta:depth={depth},ms=1000"
             )
         })
+    }
+}
+
+/// `player`, playing the moves `tablebases` prove best where given.
+pub(crate) fn with_tablebases(
+    player: Box<dyn Player>,
+    tablebases: Option<&Arc<TablebaseDir>>,
+) -> Box<dyn Player> {
+    match tablebases {
+        Some(dir) => Box::new(Tablebased::new(player, Arc::clone(dir))),
+        None => player,
     }
 }
 
@@ -450,7 +511,7 @@ impl Session {
 /// Plays `--moves` (checking any `+N` they carry), or says where and why
 /// they fail.
 fn play_moves_arg(session: &mut Session, moves: &str) -> Result<(), (Range<usize>, String)> {
-    let parsed = moves_arg::parse(moves).map_err(|e| (e.span, e.message))?;
+    let parsed = moves_arg::parse(moves).map_err(|e| (e.span.clone(), e.to_string()))?;
     for arg in parsed {
         let mover = session.game.position().to_move();
         let ply = session.plies_total + 1;
@@ -485,6 +546,8 @@ struct Tool<'a> {
     seat: Option<SeatInput>,
     /// The bar of a run of new games.
     progress: Progress,
+    /// `--tablebase`'s databases, which the engines play from.
+    tablebases: Option<Arc<TablebaseDir>>,
 }
 
 impl Writer for Tool<'_> {
@@ -882,7 +945,7 @@ impl Tool<'_> {
             Ok(arg) => arg,
             // The message quotes what was typed (shortened).
             Err(e) => {
-                self.report(&format!("{}\n", escape_controls(&e)))?;
+                self.report(&format!("{}\n", escape_controls(&e.to_string())))?;
                 return Ok(Answer::Again);
             }
         };
@@ -1137,7 +1200,7 @@ impl Summary {
     }
 }
 
-fn new_rules(args: &Args) -> Result<Rules, String> {
+fn new_rules(args: &Args) -> Result<Rules, crate::flags::RulesOfError> {
     crate::flags::rules_of(
         args.game.game,
         &args.game.options,
@@ -1159,7 +1222,7 @@ pub fn run(args: &Args) -> io::Result<u8> {
     if let Some(pairs) = args.pairs {
         return crate::matches::run(args, pairs);
     }
-    if let Err(e) = seats_for(args, 0) {
+    if let Err(e) = seats_for(args, 0, None) {
         output::error_line(&format!("error: {e}"));
         return Ok(EXIT_FAILURE);
     }
@@ -1190,6 +1253,11 @@ pub fn run(args: &Args) -> io::Result<u8> {
             None
         },
         progress: Progress::new(None, "games", false),
+        tablebases: args
+            .tablebase
+            .tablebase
+            .clone()
+            .map(|dir| Arc::new(TablebaseDir::new(dir))),
     };
     let played = if args.records.is_empty() {
         match play_new_games(&mut tool, humans)? {
@@ -1226,10 +1294,18 @@ pub fn run(args: &Args) -> io::Result<u8> {
 
 /// The seats of game `salt`, each engine seeded from `--seed` and the
 /// game.
-fn seats_for(args: &Args, salt: u64) -> Result<[Seat; 2], String> {
+fn seats_for(
+    args: &Args,
+    salt: u64,
+    tablebases: Option<&Arc<TablebaseDir>>,
+) -> Result<[Seat; 2], InvalidPlayer> {
     Ok([
-        Seat::parse(&args.players.south, mix(args.seed, salt * 2))?,
-        Seat::parse(&args.players.north, mix(args.seed, salt * 2 + 1))?,
+        Seat::parse(&args.players.south, mix(args.seed, salt * 2), tablebases)?,
+        Seat::parse(
+            &args.players.north,
+            mix(args.seed, salt * 2 + 1),
+            tablebases,
+        )?,
     ])
 }
 
@@ -1257,6 +1333,10 @@ fn play_new_games(tool: &mut Tool<'_>, humans: bool) -> io::Result<Result<RunPla
         }
     };
     played.rules = Some(rules);
+    if let Some(dir) = &tool.tablebases {
+        // Said once, before the games: the databases cannot be used.
+        crate::flags::open_tablebase(dir, rules, !args.quiet.quiet);
+    }
     // A person at the board needs no bar; a single game gets its
     // spinner and elapsed time, cleared when it ends.
     tool.progress = Progress::new(
@@ -1266,7 +1346,8 @@ fn play_new_games(tool: &mut Tool<'_>, humans: bool) -> io::Result<Result<RunPla
     );
     for index in 0..args.games {
         let number = args.first_game.saturating_add(index as u64);
-        let mut seats = seats_for(args, number).map_err(io::Error::other)?;
+        let mut seats =
+            seats_for(args, number, tool.tablebases.as_ref()).map_err(io::Error::other)?;
         let game = match Game::new(Position::new(rules)) {
             Ok((game, _)) => game,
             // Whether the first player can move is undecided under the
@@ -1346,7 +1427,8 @@ fn play_on_records(tool: &mut Tool<'_>) -> io::Result<RunPlayed> {
                 return Ok((Verdict::Invalid, Step::Next));
             }
         };
-        let mut seats = seats_for(args, index).map_err(io::Error::other)?;
+        let mut seats =
+            seats_for(args, index, tool.tablebases.as_ref()).map_err(io::Error::other)?;
         // Continued under another lap budget, the record says so: the
         // other tools read it under that budget.
         if let Some(budget) = args.lap_budget.lap_budget

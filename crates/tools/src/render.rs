@@ -1,5 +1,6 @@
 //! `mancala-render`: games and positions as diagrams.
 
+use std::fmt;
 use std::io::{self, Write};
 use std::ops::RangeInclusive;
 
@@ -20,7 +21,8 @@ use crate::output::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::page;
 use crate::pictures::{DiagramFormat, Pictures, game_facts};
 use crate::variation::{
-    VariationPath, after_moves, eval_line, line_evals, line_marks, line_of, variation_headings,
+    LineError, VariationPath, after_moves, eval_line, line_evals, line_marks, line_of,
+    variation_headings,
 };
 use mancala_check::{self as check, Build, Ply, ProblemKind};
 use mancala_diagram::{
@@ -138,28 +140,61 @@ pub enum DrawStyle {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Span(pub RangeInclusive<usize>);
 
+/// A ply or a range of plies or rounds that is none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum PlyArgError {
+    /// Ply 0 where a move is asked for.
+    StartIsNoMove,
+    /// 0 in a range.
+    Zero,
+    /// Not a number.
+    NotANumber { text: String },
+    /// No range at all.
+    Empty,
+    /// A range whose end comes before its start.
+    EmptyRange { text: String },
+}
+
+impl fmt::Display for PlyArgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlyArgError::StartIsNoMove => {
+                f.write_str("ply 0 is the starting position, not a move: plies count from 1")
+            }
+            PlyArgError::Zero => f.write_str("plies and rounds count from 1"),
+            PlyArgError::NotANumber { text } => write!(f, "`{text}` is not a number"),
+            PlyArgError::Empty => f.write_str("expected N, A..B, A.., ..B or .."),
+            PlyArgError::EmptyRange { text } => write!(f, "`{text}` is an empty range"),
+        }
+    }
+}
+
+impl std::error::Error for PlyArgError {}
+
 /// A ply that is a move: 1 or more (0 is the starting position).
-fn parse_move_ply(text: &str) -> Result<usize, String> {
+fn parse_move_ply(text: &str) -> Result<usize, PlyArgError> {
     match text.parse() {
-        Ok(0) => Err("ply 0 is the starting position, not a move: plies count from 1".into()),
+        Ok(0) => Err(PlyArgError::StartIsNoMove),
         Ok(n) => Ok(n),
-        Err(_) => Err(format!("`{text}` is not a number")),
+        Err(_) => Err(PlyArgError::NotANumber {
+            text: text.to_owned(),
+        }),
     }
 }
 
 /// A range of plies or rounds: both count from 1, so 0 and an empty range
 /// are usage errors (exit 2), caught before any game is read.
-fn parse_range(text: &str) -> Result<Span, String> {
-    let number = |t: &str, default: usize| -> Result<usize, String> {
+fn parse_range(text: &str) -> Result<Span, PlyArgError> {
+    let number = |t: &str, default: usize| -> Result<usize, PlyArgError> {
         match t.parse() {
             _ if t.is_empty() => Ok(default),
-            Ok(0) => Err("plies and rounds count from 1".to_owned()),
+            Ok(0) => Err(PlyArgError::Zero),
             Ok(n) => Ok(n),
-            Err(_) => Err(format!("`{t}` is not a number")),
+            Err(_) => Err(PlyArgError::NotANumber { text: t.to_owned() }),
         }
     };
     if text.is_empty() {
-        return Err("expected N, A..B, A.., ..B or ..".to_owned());
+        return Err(PlyArgError::Empty);
     }
     let range = match text.split_once("..") {
         Some((a, b)) => number(a, 1)?..=number(b, usize::MAX)?,
@@ -169,7 +204,9 @@ fn parse_range(text: &str) -> Result<Span, String> {
         }
     };
     if range.is_empty() {
-        return Err(format!("`{text}` is an empty range"));
+        return Err(PlyArgError::EmptyRange {
+            text: text.to_owned(),
+        });
     }
     Ok(Span(range))
 }
@@ -353,7 +390,7 @@ impl Drawing {
 struct Gathered {
     frames: Vec<Frame>,
     /// A ply asked for that cannot be drawn.
-    error: Option<String>,
+    error: Option<PlayError>,
     /// The position the first ply was played in.
     start: Option<Position>,
     /// `--laps N`: the position before ply N, and its move.
@@ -413,7 +450,7 @@ impl Gathered {
                                 .push((self.frames.len(), ply.number, ply.mv));
                             self.frames.push(frame);
                         }
-                        Err(e) => self.error = Some(e.to_string()),
+                        Err(e) => self.error = Some(e),
                     }
                 }
                 // A new round's refilled board belongs to that round, shown
@@ -448,14 +485,85 @@ impl Gathered {
     }
 }
 
-/// The frames of one valid game, or a message when the selection does not
-/// exist in it. With `ignore_result`, a record whose only faults are its result or end
+/// Why a valid game has nothing to draw for the selection.
+#[derive(Debug)]
+enum NotDrawn {
+    /// A part of the check's result that a valid game has, missing (what
+    /// the check promises: a bug if said).
+    Missing(&'static str),
+    /// A ply's frame could not be made.
+    Ply(PlayError),
+    /// The game's set-up is no position (the check's problem).
+    Start(check::Problem),
+    /// No ply `ply` in a game of `plies`.
+    NoPly { ply: usize, plies: usize },
+    /// No ply in the range; `rounds` when the game plays rounds.
+    NothingInPlies { plies: usize, rounds: Option<usize> },
+    /// No line at the variation path.
+    Line(LineError),
+    /// The variation at `path` has no ply `ply`: it runs from `first` to
+    /// `last`.
+    NoPlyInVariation {
+        path: VariationPath,
+        ply: usize,
+        first: usize,
+        last: usize,
+    },
+}
+
+impl fmt::Display for NotDrawn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotDrawn::Missing(what) => write!(f, "no {what}"),
+            NotDrawn::Ply(e) => e.fmt(f),
+            NotDrawn::Start(problem) => problem.fmt(f),
+            NotDrawn::NoPly { ply, plies } => write!(
+                f,
+                "there is no ply {ply}: the game has {}",
+                plural(*plies as u64, "ply")
+            ),
+            NotDrawn::NothingInPlies {
+                plies,
+                rounds: Some(rounds),
+            } => write!(
+                f,
+                "nothing in the plies and rounds asked for: the game has {} in {}",
+                plural(*plies as u64, "ply"),
+                plural(*rounds as u64, "round")
+            ),
+            NotDrawn::NothingInPlies {
+                plies,
+                rounds: None,
+            } => write!(
+                f,
+                "nothing in the plies asked for: the game has {} and no rounds",
+                plural(*plies as u64, "ply")
+            ),
+            NotDrawn::Line(e) => e.fmt(f),
+            NotDrawn::NoPlyInVariation {
+                path,
+                ply,
+                first,
+                last,
+            } => write!(
+                f,
+                "there is no ply {ply} in variation {path}: it runs from ply {first} (from the position after ply {}) to ply {last}",
+                first - 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NotDrawn {}
+
+/// The frames of one valid game, or why the selection does not exist in
+/// it. With `ignore_result`, a record whose only faults are its result or end
 /// reason (one built from the command line) is drawn all the same.
 fn frames_of(
     check: impl FnOnce(&mut dyn FnMut(&Ply<'_>)) -> check::Checked,
     selection: &Selection,
     ignore_result: bool,
-) -> Result<(Drawing, check::Checked), String> {
+) -> Result<(Drawing, check::Checked), NotDrawn> {
     let mut gathered = Gathered::default();
     let mut checked = check(&mut |ply| gathered.see(selection, ply));
     if ignore_result {
@@ -467,10 +575,10 @@ fn frames_of(
         return Ok((illegal_ply_laps(&checked, selection), checked));
     }
     if let Some(e) = gathered.error.take() {
-        return Err(e);
+        return Err(NotDrawn::Ply(e));
     }
-    let replay = checked.replay.as_ref().ok_or("no replay")?;
-    let parsed = checked.parsed.as_ref().ok_or("no record")?;
+    let replay = checked.replay.as_ref().ok_or(NotDrawn::Missing("replay"))?;
+    let parsed = checked.parsed.as_ref().ok_or(NotDrawn::Missing("record"))?;
     gathered.annotate(&parsed.record.items);
     let drawing = drawing_of(selection, gathered, replay, parsed)?;
     Ok((drawing, checked))
@@ -482,12 +590,12 @@ fn start_of(
     start: Option<Position>,
     replay: &check::Replay,
     parsed: &ParsedGame,
-) -> Result<Position, String> {
+) -> Result<Position, NotDrawn> {
     match start {
         Some(position) => Ok(position),
         None => {
-            let rules = replay.rules.ok_or("no rules")?;
-            check::start_position(parsed, rules).map_err(|p| p.to_string())
+            let rules = replay.rules.ok_or(NotDrawn::Missing("rules"))?;
+            check::start_position(parsed, rules).map_err(NotDrawn::Start)
         }
     }
 }
@@ -500,8 +608,8 @@ fn drawing_of(
     mut g: Gathered,
     replay: &check::Replay,
     parsed: &ParsedGame,
-) -> Result<Drawing, String> {
-    let game = replay.game.as_ref().ok_or("no game")?;
+) -> Result<Drawing, NotDrawn> {
+    let game = replay.game.as_ref().ok_or(NotDrawn::Missing("game"))?;
     let first = |start| start_of(start, replay, parsed);
     match selection {
         Selection::Final => {
@@ -518,17 +626,17 @@ fn drawing_of(
             g.frames.push(frame);
         }
         Selection::AfterPly(n) if g.frames.is_empty() => {
-            return Err(format!(
-                "there is no ply {n}: the game has {}",
-                plural(replay.plies as u64, "ply")
-            ));
+            return Err(NotDrawn::NoPly {
+                ply: *n,
+                plies: replay.plies,
+            });
         }
         Selection::Laps(n) => {
             let Some((before, mv)) = g.before_selected else {
-                return Err(format!(
-                    "there is no ply {n}: the game has {}",
-                    plural(replay.plies as u64, "ply")
-                ));
+                return Err(NotDrawn::NoPly {
+                    ply: *n,
+                    plies: replay.plies,
+                });
             };
             return Ok(Drawing::Laps { before, mv });
         }
@@ -552,17 +660,12 @@ fn drawing_of(
         }
         Selection::Plies { .. } if g.frames.is_empty() => {
             let rounds = game.position().round() as usize;
-            return Err(if replay.rules.is_some_and(|r| r.game().has_rounds()) {
-                format!(
-                    "nothing in the plies and rounds asked for: the game has {} in {}",
-                    plural(replay.plies as u64, "ply"),
-                    plural(rounds as u64, "round")
-                )
-            } else {
-                format!(
-                    "nothing in the plies asked for: the game has {} and no rounds",
-                    plural(replay.plies as u64, "ply")
-                )
+            return Err(NotDrawn::NothingInPlies {
+                plies: replay.plies,
+                rounds: replay
+                    .rules
+                    .is_some_and(|r| r.game().has_rounds())
+                    .then_some(rounds),
             });
         }
         _ => {}
@@ -575,9 +678,9 @@ fn final_frame(
     g: &Gathered,
     replay: &check::Replay,
     parsed: &ParsedGame,
-    first: impl Fn(Option<Position>) -> Result<Position, String>,
-) -> Result<Frame, String> {
-    let game = replay.game.as_ref().ok_or("no game")?;
+    first: impl Fn(Option<Position>) -> Result<Position, NotDrawn>,
+) -> Result<Frame, NotDrawn> {
+    let game = replay.game.as_ref().ok_or(NotDrawn::Missing("game"))?;
     let evals = line_evals(&parsed.record.items);
     // A game that ended on a move is drawn as that move left the
     // board (an endless one under `endless-ends-game`: as it was),
@@ -615,17 +718,17 @@ fn variation_frame(
     ply: Option<usize>,
     start: Option<Position>,
     parsed: &ParsedGame,
-    first: impl Fn(Option<Position>) -> Result<Position, String>,
-) -> Result<Frame, String> {
-    let line = line_of(&parsed.record, first(start)?, path)?;
+    first: impl Fn(Option<Position>) -> Result<Position, NotDrawn>,
+) -> Result<Frame, NotDrawn> {
+    let line = line_of(&parsed.record, first(start)?, path).map_err(NotDrawn::Line)?;
     let shown = ply.unwrap_or(line.last_ply());
     let Some((position, mv, eval)) = line.after(shown) else {
-        return Err(format!(
-            "there is no ply {shown} in variation {path}: it runs from ply {} (from the position after ply {}) to ply {}",
-            line.first_ply,
-            line.first_ply - 1,
-            line.last_ply()
-        ));
+        return Err(NotDrawn::NoPlyInVariation {
+            path: path.clone(),
+            ply: shown,
+            first: line.first_ply,
+            last: line.last_ply(),
+        });
     };
     let mut frame = position_frame(position);
     frame.heading.push(match mv {
@@ -683,7 +786,7 @@ fn illegal_ply_laps(checked: &check::Checked, selection: &Selection) -> Drawing 
 /// text its problems point into: the `--moves` text. `Err` carries a report
 /// of a bad flag (rendered) and the exit code.
 fn game_from_flags(args: &Args, color: bool) -> Result<(GameText, ParsedGame), (String, u8)> {
-    let usage = |e: String| (format!("error: {e}\n"), EXIT_FAILURE);
+    let usage = |e: crate::flags::RulesOfError| (format!("error: {e}\n"), EXIT_FAILURE);
     // The lap budget is applied where the record is checked.
     let rules = crate::flags::rules_of(args.game.game, &args.game.options, None).map_err(usage)?;
     let flag_error = |name: &str, text: &str, span: std::ops::Range<usize>, message: &str| {
@@ -701,8 +804,8 @@ fn game_from_flags(args: &Args, color: bool) -> Result<(GameText, ParsedGame), (
     let mut record = Record::new(rules.game());
     record.options = rules.options();
     if let Some(text) = &args.setup {
-        let setup =
-            parse_setup(text).map_err(|e| flag_error("--setup", text, e.span, &e.message))?;
+        let setup = parse_setup(text)
+            .map_err(|e| flag_error("--setup", text, e.span.clone(), &e.to_string()))?;
         if let Err(e) = Position::from_setup(rules, &setup) {
             return Err(flag_error("--setup", text, 0..text.len(), &e.to_string()));
         }
@@ -710,7 +813,7 @@ fn game_from_flags(args: &Args, color: bool) -> Result<(GameText, ParsedGame), (
     }
     let moves = args.moves.as_deref().unwrap_or("");
     let parsed_moves = moves_arg::parse(moves)
-        .map_err(|e| flag_error(moves_arg::NAME, moves, e.span, &e.message))?;
+        .map_err(|e| flag_error(moves_arg::NAME, moves, e.span.clone(), &e.to_string()))?;
     let mut spans = Spans {
         result: moves.len()..moves.len(),
         ..Spans::default()
@@ -762,7 +865,7 @@ impl Tool<'_> {
         let result = frames_of(check, &self.selection, ignore_result);
         let (drawing, checked) = match result {
             Ok(done) => done,
-            Err(message) => return self.not_drawn(file, index, &message),
+            Err(e) => return self.not_drawn(file, index, &e.to_string()),
         };
         let valid = checked.is_valid();
         if !valid {
@@ -845,7 +948,7 @@ impl Tool<'_> {
                 self.drawn += 1;
                 self.out.flush()
             }
-            Err(message) => self.not_drawn(file, index, &message),
+            Err(stuck) => self.not_drawn(file, index, &stuck.to_string()),
         }
     }
 
@@ -1086,9 +1189,9 @@ impl Tool<'_> {
     /// The end of a run whose exit status is `status`: the picture files
     /// closed (a failure there is the tool's), stdout flushed.
     fn finish(&mut self, status: u8) -> io::Result<u8> {
-        if let Err(message) = self.pictures.finish(&mut self.out)? {
+        if let Err(e) = self.pictures.finish(&mut self.out)? {
             self.out.flush()?;
-            output::error_line(&message);
+            output::error_line(&format!("error: {e}"));
             return Ok(EXIT_FAILURE);
         }
         self.out.flush()?;

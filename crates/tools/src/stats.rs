@@ -248,11 +248,57 @@ fn multiplier(freq: &[f64; 5], s: f64) -> f64 {
     (low + high) / 2.0
 }
 
+/// Text that is no [`Sprt`]: the word, value or key at fault.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParseSprtError {
+    /// A word with no `=`.
+    NoValue { word: String },
+    /// A value that is no finite number.
+    NotANumber { value: String },
+    /// A key other than elo0, elo1, alpha and beta.
+    UnknownKey { key: String },
+    /// A key given twice.
+    Twice { key: String },
+    /// elo0 or elo1 not given.
+    MissingElo,
+    /// elo0 not below elo1.
+    EloOrder { elo0: f64, elo1: f64 },
+    /// alpha or beta (`key`) not in (0, 0.5).
+    Probability { key: &'static str, value: f64 },
+}
+
+impl fmt::Display for ParseSprtError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseSprtError::NoValue { word } => {
+                write!(f, "`{word}` needs a value, as in `elo1=5`")
+            }
+            ParseSprtError::NotANumber { value } => write!(f, "`{value}` is not a number"),
+            ParseSprtError::UnknownKey { key } => write!(
+                f,
+                "unknown key `{key}` (expected elo0, elo1, alpha or beta)"
+            ),
+            ParseSprtError::Twice { key } => write!(f, "`{key}` given twice"),
+            ParseSprtError::MissingElo => {
+                f.write_str("both elo0 and elo1 are needed, as in `elo0=0,elo1=5`")
+            }
+            ParseSprtError::EloOrder { elo0, elo1 } => {
+                write!(f, "elo0 ({elo0}) must be below elo1 ({elo1})")
+            }
+            ParseSprtError::Probability { key, value } => {
+                write!(f, "{key} must be above 0 and below 0.5, not {value}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParseSprtError {}
+
 impl std::str::FromStr for Sprt {
-    type Err = String;
+    type Err = ParseSprtError;
 
     /// `elo0=0,elo1=5[,alpha=0.05,beta=0.05]` (spaces may separate them).
-    fn from_str(s: &str) -> Result<Sprt, String> {
+    fn from_str(s: &str) -> Result<Sprt, ParseSprtError> {
         let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, None, None);
         for word in s
             .split(|c: char| c == ',' || c.is_whitespace())
@@ -260,37 +306,43 @@ impl std::str::FromStr for Sprt {
         {
             let (key, value) = word
                 .split_once('=')
-                .ok_or_else(|| format!("`{word}` needs a value, as in `elo1=5`"))?;
+                .ok_or_else(|| ParseSprtError::NoValue {
+                    word: word.to_owned(),
+                })?;
             let number: f64 = value
                 .parse()
                 .ok()
                 .filter(|v: &f64| v.is_finite())
-                .ok_or_else(|| format!("`{value}` is not a number"))?;
+                .ok_or_else(|| ParseSprtError::NotANumber {
+                    value: value.to_owned(),
+                })?;
             let slot = match key {
                 "elo0" => &mut elo0,
                 "elo1" => &mut elo1,
                 "alpha" => &mut alpha,
                 "beta" => &mut beta,
                 _ => {
-                    return Err(format!(
-                        "unknown key `{key}` (expected elo0, elo1, alpha or beta)"
-                    ));
+                    return Err(ParseSprtError::UnknownKey {
+                        key: key.to_owned(),
+                    });
                 }
             };
             if slot.replace(number).is_some() {
-                return Err(format!("`{key}` given twice"));
+                return Err(ParseSprtError::Twice {
+                    key: key.to_owned(),
+                });
             }
         }
         let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
-            return Err("both elo0 and elo1 are needed, as in `elo0=0,elo1=5`".to_owned());
+            return Err(ParseSprtError::MissingElo);
         };
         if elo0 >= elo1 {
-            return Err(format!("elo0 ({elo0}) must be below elo1 ({elo1})"));
+            return Err(ParseSprtError::EloOrder { elo0, elo1 });
         }
         let (alpha, beta) = (alpha.unwrap_or(0.05), beta.unwrap_or(0.05));
         for (key, p) in [("alpha", alpha), ("beta", beta)] {
             if !(p > 0.0 && p < 0.5) {
-                return Err(format!("{key} must be above 0 and below 0.5, not {p}"));
+                return Err(ParseSprtError::Probability { key, value: p });
             }
         }
         Ok(Sprt {

@@ -2,10 +2,11 @@
 //! paths to the line inside a record's variations, the positions along a
 //! line, and the `[%eval …]` of its plies (spec/notation.md §6.7, §6.8).
 
+use std::fmt;
 use std::ops::Range;
 
 use mancala_notation::{Eval, Item, Record};
-use mancala_rules::{Game, Move, PlayReport, Position, Side};
+use mancala_rules::{Game, Move, PlayError, PlayReport, Position, Side};
 
 /// `--variation P.V[/P.V…]`: the V-th variation (from 1) after ply P of the
 /// line before it, first of the main line. Plies count through the whole
@@ -14,23 +15,35 @@ use mancala_rules::{Game, Move, PlayReport, Position, Side};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VariationPath(pub Vec<(usize, usize)>);
 
-impl std::str::FromStr for VariationPath {
-    type Err = String;
+/// A step of a `--variation` path that is not `P.V` (the step).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseVariationPathError {
+    pub step: String,
+}
 
-    fn from_str(text: &str) -> Result<VariationPath, String> {
+impl fmt::Display for ParseVariationPathError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` is not a variation: expected P.V, the V-th variation after ply P (both from 1), e.g. 12.1 or 12.1/14.2",
+            self.step
+        )
+    }
+}
+
+impl std::error::Error for ParseVariationPathError {}
+
+impl std::str::FromStr for VariationPath {
+    type Err = ParseVariationPathError;
+
+    fn from_str(text: &str) -> Result<VariationPath, ParseVariationPathError> {
         let step = |step: &str| -> Option<(usize, usize)> {
             let (ply, variation) = step.split_once('.')?;
             let number = |t: &str| t.parse::<usize>().ok().filter(|n| *n >= 1);
             Some((number(ply)?, number(variation)?))
         };
         text.split('/')
-            .map(|s| {
-                step(s).ok_or_else(|| {
-                    format!(
-                        "`{s}` is not a variation: expected P.V, the V-th variation after ply P (both from 1), e.g. 12.1 or 12.1/14.2"
-                    )
-                })
-            })
+            .map(|s| step(s).ok_or_else(|| ParseVariationPathError { step: s.to_owned() }))
             .collect::<Result<Vec<_>, _>>()
             .map(VariationPath)
     }
@@ -146,8 +159,25 @@ pub enum Walked<'a> {
     Leave,
     /// A move that cannot be played (what the check reports): the rest of
     /// its line is not walked.
-    Stuck(String),
+    Stuck(StuckMove),
 }
+
+/// A move of a line that cannot be played: the move, its ply, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StuckMove {
+    pub mv: Move,
+    pub ply: usize,
+    pub error: PlayError,
+}
+
+impl fmt::Display for StuckMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let StuckMove { mv, ply, error } = self;
+        write!(f, "move {mv} (ply {ply}) cannot be played: {error}")
+    }
+}
+
+impl std::error::Error for StuckMove {}
 
 /// Replays the moves of `items` from `start`, the first being ply
 /// `first_ply`, handing each to `visit`; with `into_variations`, each
@@ -189,10 +219,12 @@ pub fn walk_line(
                         report: &report,
                         then,
                     }),
-                    Err(e) => {
-                        visit(Walked::Stuck(format!(
-                            "move {mv} (ply {ply}) cannot be played: {e}"
-                        )));
+                    Err(error) => {
+                        visit(Walked::Stuck(StuckMove {
+                            mv: *mv,
+                            ply,
+                            error,
+                        }));
                         return;
                     }
                 }
@@ -217,7 +249,7 @@ pub fn walk_line(
 
 /// Replays the moves of `items` from `start`, the first being ply
 /// `first_ply`.
-fn replay(start: Game, items: &[Item], first_ply: usize) -> Result<Line, String> {
+fn replay(start: Game, items: &[Item], first_ply: usize) -> Result<Line, StuckMove> {
     let mut games = vec![start.clone()];
     let mut moves = Vec::new();
     let mut stuck = None;
@@ -226,11 +258,11 @@ fn replay(start: Game, items: &[Item], first_ply: usize) -> Result<Line, String>
             games.push(after.clone());
             moves.push(mv);
         }
-        Walked::Stuck(message) => stuck = Some(message),
+        Walked::Stuck(move_) => stuck = Some(move_),
         Walked::Enter { .. } | Walked::Leave => {}
     });
-    if let Some(message) = stuck {
-        return Err(message);
+    if let Some(move_) = stuck {
+        return Err(move_);
     }
     Ok(Line {
         first_ply,
@@ -272,37 +304,98 @@ pub fn line_marks(items: &[Item]) -> Vec<String> {
     all
 }
 
+/// Why [`line_of`] finds no line; `within` is the line a step of the path
+/// looked in (the main line when empty).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineError {
+    /// A move of a line on the way cannot be played.
+    Stuck(StuckMove),
+    /// The line has no ply `ply`: its plies are `first..=last`.
+    NoPly {
+        within: VariationPath,
+        ply: usize,
+        first: usize,
+        last: usize,
+    },
+    /// Ply `ply` has `variations` variations, not the `number`-th.
+    NoVariation {
+        within: VariationPath,
+        ply: usize,
+        variations: usize,
+        number: usize,
+    },
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let named = |within: &VariationPath| match within.0.is_empty() {
+            true => "the main line".to_owned(),
+            false => format!("variation {within}"),
+        };
+        match self {
+            LineError::Stuck(stuck) => stuck.fmt(f),
+            LineError::NoPly {
+                within,
+                ply,
+                first,
+                last,
+            } => write!(
+                f,
+                "there is no ply {ply} in {}: its plies are {first}..{last}",
+                named(within)
+            ),
+            LineError::NoVariation {
+                within,
+                ply,
+                variations: 0,
+                ..
+            } => write!(f, "ply {ply} of {} has no variation", named(within)),
+            LineError::NoVariation {
+                within,
+                ply,
+                variations,
+                number,
+            } => write!(
+                f,
+                "ply {ply} of {} has {} (no variation {number})",
+                named(within),
+                mancala_prose::plural(*variations as u64, "variation")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LineError {}
+
 /// The line `path` names in `record`, whose main line starts from `start`.
-pub fn line_of(record: &Record, start: Position, path: &VariationPath) -> Result<Line, String> {
+pub fn line_of(record: &Record, start: Position, path: &VariationPath) -> Result<Line, LineError> {
     let mut items: &[Item] = &record.items;
-    let mut line = replay(Game::start(start), items, 1)?;
-    let mut named = String::from("the main line");
+    let mut line = replay(Game::start(start), items, 1).map_err(LineError::Stuck)?;
     for (step, &(ply, number)) in path.0.iter().enumerate() {
-        let last = line.first_ply + line.moves.len();
+        let within = || VariationPath(path.0[..step].to_vec());
         let Some(index) = ply
             .checked_sub(line.first_ply)
             .filter(|i| *i < line.moves.len())
         else {
-            return Err(format!(
-                "there is no ply {ply} in {named}: its plies are {}..{}",
-                line.first_ply,
-                last - 1
-            ));
+            return Err(LineError::NoPly {
+                within: within(),
+                ply,
+                first: line.first_ply,
+                last: line.first_ply + line.moves.len() - 1,
+            });
         };
         let variations = variations_in(&after_moves(items), index);
         let Some(variation) = variations.get(number - 1) else {
-            return Err(match variations.len() {
-                0 => format!("ply {ply} of {named} has no variation"),
-                n => format!(
-                    "ply {ply} of {named} has {} (no variation {number})",
-                    mancala_prose::plural(n as u64, "variation")
-                ),
+            return Err(LineError::NoVariation {
+                within: within(),
+                ply,
+                variations: variations.len(),
+                number,
             });
         };
         let start = line.games[index].clone();
-        line = replay(start, variation, ply)?;
+        line = replay(start, variation, ply).map_err(LineError::Stuck)?;
         items = variation;
-        named = format!("variation {}", VariationPath(path.0[..=step].to_vec()));
     }
     Ok(line)
 }
@@ -479,14 +572,23 @@ mod tests {
         assert!(line.after(0).is_none());
         let err = line_of(&record, start, &"2.3".parse().unwrap()).unwrap_err();
         assert_eq!(
-            err,
+            err.to_string(),
             "ply 2 of the main line has 2 variations (no variation 3)"
         );
         let err = line_of(&record, start, &"1.1".parse().unwrap()).unwrap_err();
-        assert_eq!(err, "ply 1 of the main line has no variation");
+        assert_eq!(err.to_string(), "ply 1 of the main line has no variation");
         let err = line_of(&record, start, &"2.1/9.1".parse().unwrap()).unwrap_err();
         assert_eq!(
             err,
+            LineError::NoPly {
+                within: VariationPath(vec![(2, 1)]),
+                ply: 9,
+                first: 2,
+                last: 4
+            }
+        );
+        assert_eq!(
+            err.to_string(),
             "there is no ply 9 in variation 2.1: its plies are 2..4"
         );
     }

@@ -96,6 +96,14 @@ pub struct Solver {
     /// Endgame databases, probed where a move leaves a position they hold
     /// with no history to weigh (see [`Solver::probe_kid`]).
     tablebase: Option<Arc<Tablebase>>,
+    /// The game's repetition ends at a third occurrence and no position of
+    /// the root's history (the root included) has occurred twice: a proof's
+    /// line, which never repeats a position, then has a history no
+    /// database value can be changed by (see [`Solver::probe_kid`]).
+    unrepeated_history: bool,
+    /// No repetition rule ends the game (`no-repetition-rule`): no history
+    /// changes a database's exact value.
+    no_repetition_rule: bool,
     /// The root move that last proved a lower bound.
     root_best: u8,
 }
@@ -118,6 +126,8 @@ impl Solver {
             depth_cut: false,
             acyclic: false,
             tablebase: None,
+            unrepeated_history: false,
+            no_repetition_rule: false,
             started: Instant::now(),
             root_best: NO_MOVE,
         }
@@ -136,10 +146,9 @@ impl Solver {
     pub fn solve(&mut self, game: &Game) -> Option<Solution> {
         let root = self.start(game)?;
         let board = root.board_seeds() as i32;
-        // The databases' values assume no earlier position of the root's.
-        let fresh = self.acyclic || self.search.path.is_empty();
-        let known = self.tablebase.as_ref().and_then(|t| t.probe(&root));
-        let (lower, upper) = match known.filter(|_| fresh) {
+        // Where the game's history cannot change the databases' value.
+        let known = self.tablebase.as_ref().and_then(|t| t.probe_game(game));
+        let (lower, upper) = match known {
             Some(v) => (v, v),
             None => self.narrow(
                 board,
@@ -224,6 +233,13 @@ impl Solver {
             keys.pop();
         }
         self.history = history_of(&keys);
+        self.no_repetition_rule = rules.has(mancala_rules::Opt::NoRepetitionRule);
+        self.unrepeated_history = !rules.repetition_ends_at_second() && {
+            let mut all = keys.clone();
+            all.push(root.repetition_key());
+            all.sort_unstable();
+            all.windows(2).all(|w| w[0] != w[1])
+        };
         self.search.path = keys;
         self.search.path_start = 0;
         self.search.kids.clear();
@@ -426,7 +442,7 @@ impl Solver {
             self.search.nodes += 1;
             return gain + rows_margin(&kid.pos, side);
         }
-        if let Some(v) = self.probe_kid(kid, side) {
+        if let Some(v) = self.probe_kid(kid, side, false) {
             return v;
         }
         let (start, history) = (self.search.path_start, self.history);
@@ -597,7 +613,7 @@ impl Solver {
             self.search.nodes += 1;
             return Proof::of(gain + rows_margin(&kid.pos, side) >= gamma);
         }
-        if let Some(v) = self.probe_kid(kid, side) {
+        if let Some(v) = self.probe_kid(kid, side, true) {
             return Proof::of(v >= gamma);
         }
         let start = self.search.path_start;
@@ -614,13 +630,23 @@ impl Solver {
     }
 
     /// The value of `kid`, a move of `side`'s, from the parent (its gain
-    /// counted) where the databases hold it and no history can change it:
-    /// after a move that took seeds off the board (which clears the
-    /// history: the databases' exact values assume none), or anywhere in a
-    /// game without cycles.
-    fn probe_kid(&self, kid: &Kid, side: Side) -> Option<i32> {
+    /// counted) where the databases hold it and no history can change it
+    /// (spec/tablebase.md, "Games in progress"): after a move that took
+    /// seeds off the board (which clears the history), anywhere in a game
+    /// without cycles or without a repetition rule, and `in_proof` (a
+    /// line of [`Solver::prove`], which never repeats a position) under
+    /// the third-occurrence rule where the line's history since seeds last
+    /// left the board has no position twice either.
+    fn probe_kid(&self, kid: &Kid, side: Side, in_proof: bool) -> Option<i32> {
         let tablebase = self.tablebase.as_ref()?;
-        let fresh = kid.next == Next::Irreversible || (self.acyclic && kid.next != Next::Ended);
+        if kid.next == Next::Ended {
+            return None;
+        }
+        let unrepeated = in_proof && (self.unrepeated_history || self.search.path_start > 0);
+        let fresh = kid.next == Next::Irreversible
+            || self.acyclic
+            || self.no_repetition_rule
+            || (unrepeated && !kid.pos.rules().repetition_ends_at_second());
         if !fresh {
             return None;
         }
