@@ -25,7 +25,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mancala_rules::{Game, GameId, Lean, Move, Position, Rules, Side};
+use mancala_rules::{Game, Lean, Move, Position, Rules, Side};
 use mancala_tablebase::Tablebase;
 
 use super::{AlphaBeta, Kid, Next, Order, hash_with_stores, mix, repeats};
@@ -45,6 +45,10 @@ struct Bounds {
     lower: i16,
     upper: i16,
     mv: u8,
+    /// The plies searched below the node, [`EXACT_DEPTH`] when every line
+    /// below reached the end of the game (the bounds are the value's own,
+    /// not those of a search to a horizon).
+    depth: u8,
 }
 
 /// What a solve found: bounds of the final seed margin for the side to
@@ -92,6 +96,13 @@ pub struct Solver {
     acyclic: bool,
     /// Some line of the last proof stopped at its depth limit.
     depth_cut: bool,
+    /// The ply at which [`Solver::value`] stops and estimates (an
+    /// iteration of the deepening where no position recurs), `u32::MAX`
+    /// for none.
+    horizon_ply: u32,
+    /// Some line below the node searched stopped at `horizon_ply`: its
+    /// bounds are the estimate's, not the value's.
+    horizon: bool,
     started: Instant,
     /// Endgame databases, probed where a move leaves a position they hold
     /// with no history to weigh (see [`Solver::probe_kid`]).
@@ -116,6 +127,8 @@ impl Solver {
             deadline: None,
             deepest: 0,
             depth_cut: false,
+            horizon_ply: u32::MAX,
+            horizon: false,
             acyclic: false,
             tablebase: None,
             started: Instant::now(),
@@ -218,7 +231,9 @@ impl Solver {
             self.table_rules = Some(rules);
         }
         self.store_free = !self.search.goal;
-        self.acyclic = rules.game() == GameId::Kalah;
+        self.acyclic = rules.never_repeats();
+        self.horizon_ply = u32::MAX;
+        self.horizon = false;
         let mut keys: Vec<u128> = game.repetition_history().collect();
         if keys.last() == Some(&root.repetition_key()) {
             keys.pop();
@@ -288,19 +303,54 @@ impl Solver {
         (lower, upper)
     }
 
-    /// MTD(f) where no position recurs: fail-soft null-window searches
-    /// narrow the bounds `lower ..= upper`, each from the last one's
-    /// result, until they meet or a limit stops the solve.
+    /// Iterative-deepening MTD(f) where no position recurs (Irving,
+    /// Donkers and Uiterwijk's solver of Kalah): MTD(f) to a horizon
+    /// [`DEEPENING`] plies deeper each time, the seeds still on the board
+    /// estimated as shared evenly there, each iteration starting from the
+    /// last one's value and leaving the table its best moves; then without
+    /// a horizon. An iteration whose lines all ended before the horizon
+    /// has proved the value.
     fn mtd(
         &mut self,
-        mut lower: i32,
-        mut upper: i32,
+        lower: i32,
+        upper: i32,
         mut search: impl FnMut(&mut Self, i32, i32) -> i32,
     ) -> (i32, i32) {
         let mut guess = 0;
+        let mut horizon = DEEPENING;
+        loop {
+            self.horizon_ply = if horizon > LAST_HORIZON {
+                u32::MAX
+            } else {
+                horizon
+            };
+            let (bounds, value, cut) = self.mtd_to_horizon(lower, upper, guess, &mut search);
+            if !cut || self.search.stopped || self.horizon_ply == u32::MAX {
+                self.horizon_ply = u32::MAX;
+                return bounds;
+            }
+            guess = value;
+            horizon += DEEPENING;
+        }
+    }
+
+    /// One MTD(f) iteration: fail-soft null-window searches narrow the
+    /// bounds `lower ..= upper` from `guess`, each from the last one's
+    /// result, until they meet or a limit stops the solve. The bounds, the
+    /// last result, and whether some line stopped at the horizon.
+    fn mtd_to_horizon(
+        &mut self,
+        mut lower: i32,
+        mut upper: i32,
+        mut guess: i32,
+        search: &mut impl FnMut(&mut Self, i32, i32) -> i32,
+    ) -> ((i32, i32), i32, bool) {
+        let mut cut = false;
         while lower < upper {
             let beta = guess.clamp(lower + 1, upper);
+            self.horizon = false;
             let g = search(self, beta - 1, beta);
+            cut |= self.horizon;
             if self.search.stopped {
                 break;
             }
@@ -311,7 +361,7 @@ impl Solver {
             }
             guess = g;
         }
-        (lower, upper)
+        ((lower, upper), guess, cut)
     }
 
     /// The first move of `root` (the table's first) whose value, in seeds
@@ -455,10 +505,17 @@ impl Solver {
         if board <= alpha || -board >= beta {
             return if board <= alpha { board } else { -board };
         }
+        // Plies the node is searched to (the table's depth of it).
+        let depth = self.horizon_ply.saturating_sub(ply);
+        if depth == 0 {
+            // The horizon of an iteration of the deepening: an estimate.
+            self.horizon = true;
+            return 0;
+        }
         // What a proof found holds under this history too.
         let any = self.key_under(pos, ANY_HISTORY);
         let proved = self.table[any as usize & (self.table.len() - 1)];
-        if proved.key == any {
+        if proved.key == any && proved.depth == EXACT_DEPTH {
             let (lower, upper) = (i32::from(proved.lower), i32::from(proved.upper));
             if lower >= beta || upper <= alpha || lower == upper {
                 return if lower >= beta || lower == upper {
@@ -474,7 +531,9 @@ impl Solver {
         let mut table_move = NO_MOVE;
         if entry.key == key {
             let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
-            if lower >= beta || upper <= alpha || lower == upper {
+            let deep_enough = entry.depth == EXACT_DEPTH || u32::from(entry.depth) >= depth;
+            if deep_enough && (lower >= beta || upper <= alpha || lower == upper) {
+                self.horizon |= entry.depth != EXACT_DEPTH;
                 return if lower >= beta || lower == upper {
                     lower
                 } else {
@@ -485,6 +544,9 @@ impl Solver {
         }
         let side = pos.to_move();
         let alpha0 = alpha;
+        // Whether a line below this node meets the horizon, apart from
+        // the lines above it.
+        let horizon_above = std::mem::replace(&mut self.horizon, false);
         let base = self.search.kids.len();
         let line = self.enter(pos);
         let lean = pos.lean();
@@ -511,7 +573,13 @@ impl Solver {
             // Cannot move: the game, or round, ends.
             best = rows_margin(pos, side);
         }
-        self.store(slot, key, entry, best, best_move, alpha0, beta);
+        let depth = if self.horizon {
+            depth.min(u32::from(EXACT_DEPTH) - 1) as u8
+        } else {
+            EXACT_DEPTH
+        };
+        self.horizon |= horizon_above;
+        self.store(slot, key, entry, best, best_move, (alpha0, beta), depth);
         if ply == 0 && best >= beta {
             self.root_best = best_move;
         }
@@ -538,7 +606,8 @@ impl Solver {
         let entry = self.table[slot];
         let mut table_move = NO_MOVE;
         if entry.key == key {
-            if i32::from(entry.lower) >= gamma || i32::from(entry.upper) < gamma {
+            let exact = entry.depth == EXACT_DEPTH;
+            if exact && (i32::from(entry.lower) >= gamma || i32::from(entry.upper) < gamma) {
                 return Proof::of(i32::from(entry.lower) >= gamma);
             }
             table_move = entry.mv;
@@ -577,7 +646,15 @@ impl Solver {
             Proof::No => gamma - 1,
             Proof::Open => return proof,
         };
-        self.store(slot, key, entry, bound, best_move, gamma - 1, gamma);
+        self.store(
+            slot,
+            key,
+            entry,
+            bound,
+            best_move,
+            (gamma - 1, gamma),
+            EXACT_DEPTH,
+        );
         proof
     }
 
@@ -674,11 +751,12 @@ impl Solver {
         search.stopped
     }
 
-    /// Stores what a search of a node with the window `(alpha, beta)` found:
-    /// `best`, a bound or the value, merged with the slot's entry when it
-    /// is the same node's. A move that only failed low keeps the entry's
-    /// move (the one that last proved a lower bound, which orders best).
-    #[allow(clippy::too_many_arguments)]
+    /// Stores what a search of a node `depth` plies deep with the window
+    /// `(alpha, beta)` found: `best`, a bound or the value, merged with the
+    /// slot's entry when it is the same node's to the same depth. Bounds to
+    /// a horizon never replace exact ones. A move that only failed low
+    /// keeps the entry's move (the one that last proved a lower bound,
+    /// which orders best).
     fn store(
         &mut self,
         slot: usize,
@@ -686,10 +764,14 @@ impl Solver {
         old: Bounds,
         best: i32,
         mv: u8,
-        alpha: i32,
-        beta: i32,
+        (alpha, beta): (i32, i32),
+        depth: u8,
     ) {
-        let same = old.key == key;
+        let node = old.key == key;
+        if node && old.depth == EXACT_DEPTH && depth != EXACT_DEPTH {
+            return;
+        }
+        let same = node && old.depth == depth;
         let mut entry = if same {
             old
         } else {
@@ -697,7 +779,8 @@ impl Solver {
                 key,
                 lower: i16::MIN,
                 upper: i16::MAX,
-                mv: NO_MOVE,
+                mv: if node { old.mv } else { NO_MOVE },
+                depth,
             }
         };
         let best16 = best.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
@@ -707,7 +790,7 @@ impl Solver {
         }
         if best < beta {
             entry.upper = entry.upper.min(best16);
-            if !same || entry.mv == NO_MOVE {
+            if entry.mv == NO_MOVE {
                 entry.mv = mv;
             }
         }
@@ -739,6 +822,16 @@ impl Proof {
         }
     }
 }
+
+/// The depth of an entry whose bounds are the value's own (no line below
+/// stopped at a horizon).
+const EXACT_DEPTH: u8 = u8::MAX;
+
+/// Plies each iteration of the deepening where no position recurs goes
+/// deeper than the last, and the deepest horizon before the search
+/// without one.
+const DEEPENING: u32 = 4;
+const LAST_HORIZON: u32 = 32;
 
 /// The depth of a proof's first iteration (doubled until the proof is
 /// found, or only cycles leave it open).
@@ -792,15 +885,40 @@ impl KidOrder {
             self.base
         } else {
             let skip = self.skip;
-            let order = *self
-                .order
-                .get_or_insert_with(|| search.expand(pos, lean, skip));
+            let order = *self.order.get_or_insert_with(|| {
+                let order = search.expand(pos, lean, skip);
+                extra_turns_first(order, &search.kids, pos.to_move())
+            });
             order.indices().nth(self.next - usize::from(self.first))?
         };
         self.next += 1;
         Some(at)
     }
 }
+
+/// `order` (a node's kids by gain) with the moves that earn another turn
+/// first, the one nearest the store first (it leaves the others' counts as
+/// they were, so they still reach the store), then the rest by gain: in
+/// Kalah a move into the store costs the opponent nothing to answer, and
+/// the solvers of the game try those first.
+fn extra_turns_first(order: Order, kids: &[Kid], side: Side) -> Order {
+    let mut sorted = Order {
+        base: order.base,
+        ..Order::default()
+    };
+    for kid in &kids[order.base..order.base + usize::from(order.len)] {
+        let again = kid.next != Next::Ended && kid.pos.to_move() == side;
+        sorted.push(if again {
+            EXTRA_TURN_RANK + i16::from(kid.mv & 0x0f)
+        } else {
+            kid.gain
+        });
+    }
+    sorted
+}
+
+/// Above any gain (a move wins at most every seed of the game, under 1000).
+const EXTRA_TURN_RANK: i16 = 1000;
 
 #[cfg(test)]
 mod tests {
