@@ -577,17 +577,20 @@ impl Solver {
             self.horizon = true;
             return 0;
         }
-        // What a proof found holds under this history too.
-        let any = self.key_under(pos, ANY_HISTORY);
-        let (_, proved) = self.find(any, 0);
-        if proved.key == any && proved.depth == EXACT_DEPTH {
-            let (lower, upper) = (i32::from(proved.lower), i32::from(proved.upper));
-            if lower >= beta || upper <= alpha || lower == upper {
-                return if lower >= beta || lower == upper {
-                    lower
-                } else {
-                    upper
-                };
+        // What a proof found holds under this history too (where no
+        // position recurs, the key below is already that of any history).
+        if !self.acyclic {
+            let any = self.key_under(pos, ANY_HISTORY);
+            let (_, proved) = self.find(any, 0);
+            if proved.key == any && proved.depth == EXACT_DEPTH {
+                let (lower, upper) = (i32::from(proved.lower), i32::from(proved.upper));
+                if lower >= beta || upper <= alpha || lower == upper {
+                    return if lower >= beta || lower == upper {
+                        lower
+                    } else {
+                        upper
+                    };
+                }
             }
         }
         let key = self.key(pos);
