@@ -237,6 +237,12 @@ impl Layout {
     }
 }
 
+/// The options of `rules` but `seeds=N` and `holes=M` (the holes are
+/// compared as the rules count them: `holes=6` is Kalah's default).
+fn unsized_options(rules: Rules) -> mancala_rules::Options {
+    rules.options().with_seeds(0).with_holes(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::Layout;
@@ -257,10 +263,4 @@ mod tests {
             }
         }
     }
-}
-
-/// The options of `rules` but `seeds=N` and `holes=M` (the holes are
-/// compared as the rules count them: `holes=6` is Kalah's default).
-fn unsized_options(rules: Rules) -> mancala_rules::Options {
-    rules.options().with_seeds(0).with_holes(0)
 }
