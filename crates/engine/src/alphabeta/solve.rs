@@ -327,9 +327,12 @@ impl Solver {
                 horizon
             };
             let (bounds, value, cut) = self.mtd_to_horizon(lower, upper, guess, &mut search);
-            if !cut || self.search.stopped || self.horizon_ply == u32::MAX {
+            let exact = !cut || self.horizon_ply == u32::MAX;
+            if exact || self.search.stopped {
                 self.horizon_ply = u32::MAX;
-                return bounds;
+                // Bounds to a horizon are estimates: a solve stopped there
+                // has proved nothing.
+                return if exact { bounds } else { (lower, upper) };
             }
             guess = value;
             horizon += DEEPENING;
