@@ -3,6 +3,7 @@
 
     python3 crates/bench/benches/solve.py [--count N] [--nodes N] [--seconds S]
                                           [--kalah-seconds S] [--no-kalah]
+                                          [--kalah-only] [--boards M,N ...]
                                           [--tablebase DIR] [--only GAME]
 
 Builds the engine's `solve` example (crates/engine/examples/solve.rs) in
@@ -21,11 +22,16 @@ release and prints
   exact value, and a repetition history that cannot change it; see
   spec/tablebase.md), the rest being proved by search with the databases
   at its leaves;
-- Kalah(m, n) from the start, m houses a side and n seeds a house, under our
-  rules (an empty capture scores the sowing seed alone unless an option
-  says otherwise: see spec/rules/kalah.md): the value proved (the first
-  player's final margin), the nodes and the time, within `--kalah-seconds`
-  each (default 60), beside the published value where one was found.
+- Kalah(m, n) from the start, m houses a side and n seeds a house, under
+  both readings of a capture into an empty house facing an empty one: our
+  default (the seed stays, as OpenSpiel and the commercial rules have it)
+  and `empty-capture` (the seed is taken: the reading Irving, Donkers and
+  Uiterwijk solved, per Rawlings): the value proved (the first player's
+  final margin), the nodes and the time, within `--kalah-seconds` each
+  (default 60), beside the published value where one was found. With
+  `--tablebase DIR` the solver probes the databases built there for the
+  board's own rules (`mancala-tablebase build --game kalah [-o holes=M]
+  [-o seeds=N] [-o empty-capture] --seeds K --tablebase DIR`), if any.
 
 Not run in CI; timings depend on the machine.
 """
@@ -39,12 +45,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 GAMES = ("olowuka", "olinda-keliya", "pallankuzhi", "rio-kadalis", "kalah", "oware")
 CELLS = (8, 12, 16)
-# Published values (first player's margin from the start). Irving, Donkers &
-# Uiterwijk, "Solving Kalah", ICGA Journal 23(3), 2000, for Kalah(6,4) and
-# Kalah(6,5); their table of smaller boards was not found in the sources at
-# hand, so those cells say so rather than guess.
-PUBLISHED = {(6, 4): 10, (6, 5): 12}
+# Published values (the first player's margin from the start), by the
+# options they hold under. Irving, Donkers & Uiterwijk, "Solving Kalah",
+# ICGA Journal 23(3), 2000: Kalah(6,4) +10 and Kalah(6,5) +12, under the
+# empty-capture reading (so Rawlings's account of their result, Wikipedia's
+# "Kalah" article, 2015, which gives Kalah(6,6) +2 under it too, his own).
+# Their table of smaller boards, and any value under the other reading,
+# were not found in the sources at hand: those cells say so rather than
+# guess.
+PUBLISHED = {("empty-capture", 6, 4): 10, ("empty-capture", 6, 5): 12, ("empty-capture", 6, 6): 2}
 KALAH = [(m, n) for m in range(1, 7) for n in range(1, 7) if m * n <= 30]
+READINGS = ("", "empty-capture")
 
 
 def example(*args: str) -> str:
@@ -59,13 +70,26 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="time budget a position (default 1)")
     parser.add_argument("--kalah-seconds", type=float, default=60.0, help="time budget a board (default 60)")
     parser.add_argument("--no-kalah", action="store_true", help="skip the Kalah(m, n) table")
+    parser.add_argument("--kalah-only", action="store_true", help="only the Kalah(m, n) table")
+    parser.add_argument(
+        "--boards", nargs="+", metavar="M,N", help="the Kalah boards to solve (default: every m <= 6, n <= 6, m n <= 30)"
+    )
     parser.add_argument("--tablebase", metavar="DIR", help="endgame databases to probe (mancala-tablebase build)")
     parser.add_argument("--only", metavar="GAME", choices=GAMES, help="endgames of this game alone (no Kalah(m, n) table)")
     args = parser.parse_args()
+    boards = [tuple(int(x) for x in b.split(",")) for b in args.boards] if args.boards else KALAH
     subprocess.run(
         ["cargo", "build", "--release", "--quiet", "-p", "mancala-engine", "--example", "solve"], cwd=ROOT, check=True
     )
 
+    if not args.kalah_only:
+        endgames(args)
+    if not (args.no_kalah or args.only):
+        kalah(args, boards)
+    return 0
+
+
+def endgames(args: argparse.Namespace) -> None:
     databases = [str(Path(args.tablebase).resolve())] if args.tablebase else []
     print(f"endgames from engine games: proved within {args.nodes:,} nodes and {args.seconds} s each")
     if databases:
@@ -88,22 +112,29 @@ def main() -> int:
             cell_text = f"{proved}/{tried} {share}" + (f" db {db}" if databases else "") + f" max {slowest:.2f}s"
             line += f" {cell_text:>{width}}"
         print(line, flush=True)
-
-    if args.no_kalah or args.only:
-        return 0
     print()
-    print(f"Kalah(m, n) from the start, within {args.kalah_seconds} s each")
-    print(f"{'board':<12} {'value':>6} {'proved':>7} {'nodes':>14} {'seconds':>9} {'published':>10}")
-    for m, n in KALAH:
-        out = example("start", "kalah", f"holes={m} seeds={n}", str(2**62), str(args.kalah_seconds))
-        r = re.search(r"value (-?\d+) proved (\w+) nodes (\d+) in ([\d.]+) s", out)
-        if not r:
-            sys.exit(f"unexpected output: {out!r}")
-        published = PUBLISHED.get((m, n))
-        published = f"{published:+d}" if published is not None else "not found"
-        value = f"{int(r[1]):+d}" if r[2] == "true" else "-"
-        print(f"Kalah({m},{n})  {value:>6} {r[2]:>7} {int(r[3]):>14,} {float(r[4]):>9.2f} {published:>10}", flush=True)
-    return 0
+
+
+def kalah(args: argparse.Namespace, boards: list) -> None:
+    db = f", databases under {args.tablebase}" if args.tablebase else ""
+    print(f"Kalah(m, n) from the start, within {args.kalah_seconds} s each{db}")
+    print(f"{'board':<10} {'options':<14} {'value':>6} {'proved':>7} {'nodes':>14} {'seconds':>9} {'published':>10}")
+    for m, n in boards:
+        for reading in READINGS:
+            options = " ".join(o for o in (f"holes={m}", f"seeds={n}", reading) if o)
+            tail = [args.tablebase] if args.tablebase else []
+            out = example("start", "kalah", options, str(2**62), str(args.kalah_seconds), *tail)
+            r = re.search(r"value (-?\d+) proved (\w+) nodes (\d+) in ([\d.]+) s", out)
+            if not r:
+                sys.exit(f"unexpected output: {out!r}")
+            published = PUBLISHED.get((reading, m, n))
+            published = f"{published:+d}" if published is not None else "not found"
+            value = f"{int(r[1]):+d}" if r[2] == "true" else "-"
+            print(
+                f"Kalah({m},{n}) {reading or 'default':<14} {value:>6} {r[2]:>7} {int(r[3]):>14,}"
+                f" {float(r[4]):>9.2f} {published:>10}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

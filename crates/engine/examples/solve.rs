@@ -3,7 +3,7 @@
 //! ```text
 //! solve start GAME OPTIONS NODES SECONDS [TABLEBASE-DIR]
 //!     solves the start of GAME under OPTIONS ("" for the standard rules):
-//!     "start: value V proved P nodes N in T s"
+//!     "start: value V proved P nodes N in T s (databases to K seeds)"
 //! solve endgames GAME SEEDS COUNT NODES SECONDS [TABLEBASE-DIR]
 //!     COUNT positions with at most SEEDS seeds on the board, each the first
 //!     such position of a seeded game between two alpha-beta players
@@ -11,8 +11,9 @@
 //!     "endgames: P of C proved (D by the database), T s in all, slowest S s"
 //!
 //! With TABLEBASE-DIR the solver probes the databases built there for the
-//! rules (`mancala-tablebase build`), if any; D counts the positions the
-//! databases prove at once, for the game as it stands
+//! rules (`mancala-tablebase build`), if any, else for the same rules with
+//! the standard seeds a hole (Kalah(m, n) shares Kalah(m, 4)'s); D counts
+//! the positions the databases prove at once, for the game as it stands
 //! (`Tablebase::probe_game`), the others being proved by search (with the
 //! databases at its leaves).
 //! ```
@@ -36,11 +37,12 @@ fn main() {
             let rules = Rules::new(id, options).expect("rules");
             let (nodes, time) = limits(&args[4], &args[5]);
             let (game, _) = Game::new(Position::new(rules)).expect("a start");
-            let mut solver =
-                Solver::new(nodes, Some(time), 24).with_tablebase(tablebase(args.get(6), rules));
+            let tablebase = tablebase(args.get(6), rules);
+            let held = tablebase.as_ref().map_or(0, |t| t.max_seeds());
+            let mut solver = Solver::new(nodes, Some(time), 24).with_tablebase(tablebase);
             let s = solver.solve(&game).expect("a move");
             say(&format!(
-                "start: value {} proved {} nodes {} in {:.3} s",
+                "start: value {} proved {} nodes {} in {:.3} s (databases to {held} seeds)",
                 s.lower,
                 s.proved(),
                 s.nodes,
@@ -79,9 +81,20 @@ fn main() {
     }
 }
 
-/// The databases of `rules` under `dir`, if any.
+/// The databases of `rules` under `dir`, if any: their own, else those of
+/// the same rules with the standard seeds a hole (which hold Kalah(m, n)
+/// for every n), a standard `holes=M` left out.
 fn tablebase(dir: Option<&String>, rules: Rules) -> Option<Arc<Tablebase>> {
-    Tablebase::open(Path::new(dir?), rules).ok().map(Arc::new)
+    let dir = Path::new(dir?);
+    let mut options = rules.options().with_seeds(0);
+    if rules.holes() == Rules::standard(rules.game()).holes() {
+        options = options.with_holes(0);
+    }
+    let standard = Rules::new(rules.game(), options).ok();
+    Tablebase::open(dir, rules)
+        .ok()
+        .or_else(|| Tablebase::open(dir, standard?).ok())
+        .map(Arc::new)
 }
 
 fn say(line: &str) {

@@ -70,6 +70,21 @@ impl Layout {
         self.rules
     }
 
+    /// Whether positions of `rules` have the values of the layout's: the
+    /// same rules, or rules that differ in the seeds a hole starts with
+    /// alone where nothing else (a goal, a direction, a next round filled
+    /// by the hole) depends on them: Kalah(m, n) for every n shares one
+    /// database.
+    pub(crate) fn holds(&self, rules: Rules) -> bool {
+        rules == self.rules
+            || (self.extra == Extra::None
+                && !rules.plays_rounds()
+                && rules.game() == self.rules.game()
+                && rules.holes() == self.rules.holes()
+                && rules.lap_budget() == self.rules.lap_budget()
+                && unsized_options(rules) == unsized_options(self.rules))
+    }
+
     pub(crate) const fn extra(&self) -> Extra {
         self.extra
     }
@@ -115,7 +130,7 @@ impl Layout {
     /// hole closed (a later round of a match), a direction still to be
     /// chosen, or a goal reached (the game is over).
     pub(crate) fn key(&self, pos: &Position) -> Option<(u32, u64)> {
-        if pos.rules() != self.rules || pos.direction_due() {
+        if !self.holds(pos.rules()) || pos.direction_due() {
             return None;
         }
         let mover = pos.to_move();
@@ -220,6 +235,12 @@ impl Layout {
         }
         Ok(())
     }
+}
+
+/// The options of `rules` but `seeds=N` and `holes=M` (the holes are
+/// compared as the rules count them: `holes=6` is Kalah's default).
+fn unsized_options(rules: Rules) -> mancala_rules::Options {
+    rules.options().with_seeds(0).with_holes(0)
 }
 
 #[cfg(test)]

@@ -318,12 +318,13 @@ impl Tablebase {
     }
 
     /// The entry of `pos`, `None` when the database does not hold it:
-    /// other rules, more seeds on the board than it has, a hole closed
-    /// (a later round of a match), or a direction still to be chosen. A
-    /// game already over by a goal (25) has its rows' margin, exact.
+    /// other rules (but for Kalah's `seeds=N`), more seeds on the board
+    /// than it has, a hole closed (a later round of a match), or a
+    /// direction still to be chosen. A game already over by a goal (25)
+    /// has its rows' margin, exact.
     #[must_use]
     pub fn entry(&self, pos: &Position) -> Option<Entry> {
-        if pos.rules() != self.layout.rules() {
+        if !self.layout.holds(pos.rules()) {
             return None;
         }
         if pos.reaches_twenty_five() {

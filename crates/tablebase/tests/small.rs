@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use mancala_rules::{GameId, Options, Rules};
+use mancala_rules::{GameId, Options, Position, Rules};
 use mancala_tablebase::{Tablebase, search_at_least, search_margin};
 
 fn fresh_dir(name: &str) -> PathBuf {
@@ -197,4 +197,48 @@ fn probing_a_game_honours_its_repetition_history() {
         wrong_if_taken > 0,
         "no history found where an entry is wrong"
     );
+}
+
+/// Kalah(m, n) for every n shares Kalah(m, 2)'s database: the seeds a
+/// house starts with only set the start. Every position of the layers,
+/// set up under `seeds=5` (and the default), probes the built database
+/// and gets the value search finds there; other options do not.
+#[test]
+fn kalah_with_other_seeds_a_house_probes_the_same_database() {
+    let built = Rules::new(GameId::Kalah, Options::new().with_holes(3).with_seeds(2)).unwrap();
+    let dir = fresh_dir("kalah-3-shared");
+    let tb = Tablebase::build(&dir, built, 6, 2, &mut |_| {}).unwrap();
+    let five = Rules::new(GameId::Kalah, Options::new().with_holes(3).with_seeds(5)).unwrap();
+    let standard = Rules::new(GameId::Kalah, Options::new().with_holes(3)).unwrap();
+    let other = Rules::new(
+        GameId::Kalah,
+        "holes=3 seeds=5 empty-capture".parse::<Options>().unwrap(),
+    )
+    .unwrap();
+    let mut checked = 0;
+    for k in 0..=6 {
+        for index in 0..tb.layer_len(k) {
+            let Some(pos) = tb.position_at(k, index) else {
+                continue;
+            };
+            for rules in [five, standard] {
+                let moved = set_up_under(rules, &pos);
+                let value = tb.probe(&moved);
+                assert_eq!(value, tb.probe(&pos), "{k}/{index}");
+                assert_eq!(value, search_margin(&moved, u64::MAX), "{k}/{index}");
+                checked += 1;
+            }
+            let other = set_up_under(other, &pos);
+            assert_eq!(tb.probe(&other), None, "{k}/{index}");
+        }
+    }
+    assert!(checked > 1_000, "{checked}");
+}
+
+/// `pos` set up under `rules`: the same holes, the seeds the rules add to
+/// the game in South's store.
+fn set_up_under(rules: Rules, pos: &Position) -> Position {
+    let mut setup = pos.to_setup();
+    setup.stores[0] += rules.total_seeds() - pos.rules().total_seeds();
+    Position::from_setup(rules, &setup).unwrap()
 }
