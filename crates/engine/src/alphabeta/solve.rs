@@ -53,6 +53,22 @@ struct Bounds {
     seeds: u8,
 }
 
+impl Bounds {
+    /// The value these bounds give within the window `(alpha, beta)`
+    /// (fail-soft: a lower bound at or above `beta`, an upper bound at or
+    /// below `alpha`), when they decide it.
+    fn decides(&self, alpha: i32, beta: i32) -> Option<i32> {
+        let (lower, upper) = (i32::from(self.lower), i32::from(self.upper));
+        if lower >= beta || lower == upper {
+            Some(lower)
+        } else if upper <= alpha {
+            Some(upper)
+        } else {
+            None
+        }
+    }
+}
+
 /// What a solve found: bounds of the final seed margin for the side to
 /// move, equal when the value is proved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -578,6 +594,17 @@ impl Solver {
         v
     }
 
+    /// The value a proof stored for `pos` under any history, where its
+    /// bounds decide the window `(alpha, beta)`.
+    fn proved_value(&self, pos: &Position, alpha: i32, beta: i32) -> Option<i32> {
+        let any = self.key_under(pos, ANY_HISTORY);
+        let (_, proved) = self.find(any, 0);
+        if proved.key != any || proved.depth != EXACT_DEPTH {
+            return None;
+        }
+        proved.decides(alpha, beta)
+    }
+
     /// The value of `pos` for its side to move in seeds still to be won,
     /// fail-soft within the window `(alpha, beta)`: a result at or below
     /// `alpha` is an upper bound, at or above `beta` a lower bound.
@@ -598,33 +625,19 @@ impl Solver {
         }
         // What a proof found holds under this history too (where no
         // position recurs, the key below is already that of any history).
-        if !self.acyclic {
-            let any = self.key_under(pos, ANY_HISTORY);
-            let (_, proved) = self.find(any, 0);
-            if proved.key == any && proved.depth == EXACT_DEPTH {
-                let (lower, upper) = (i32::from(proved.lower), i32::from(proved.upper));
-                if lower >= beta || upper <= alpha || lower == upper {
-                    return if lower >= beta || lower == upper {
-                        lower
-                    } else {
-                        upper
-                    };
-                }
-            }
+        if !self.acyclic
+            && let Some(v) = self.proved_value(pos, alpha, beta)
+        {
+            return v;
         }
         let key = self.key(pos);
         let (slot, entry) = self.find(key, board as u32);
         let mut table_move = NO_MOVE;
         if entry.key == key {
-            let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
             let deep_enough = entry.depth == EXACT_DEPTH || u32::from(entry.depth) >= depth;
-            if deep_enough && (lower >= beta || upper <= alpha || lower == upper) {
+            if deep_enough && let Some(v) = entry.decides(alpha, beta) {
                 self.horizon |= entry.depth != EXACT_DEPTH;
-                return if lower >= beta || lower == upper {
-                    lower
-                } else {
-                    upper
-                };
+                return v;
             }
             table_move = entry.mv;
         }
