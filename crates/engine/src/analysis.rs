@@ -253,12 +253,19 @@ impl Analyser {
     /// The best move in `game` with its value and line, or `None` when the
     /// game is over or no move can be played.
     pub fn analyse(&mut self, game: &Game) -> Option<Analysis> {
+        // The databases answer only where a move can be played.
+        if let Some(analysis) = self.database_analysis(game) {
+            return Some(analysis);
+        }
+        self.searched_analysis(game)
+    }
+
+    /// The analysis of `game` by the solver or the search, the databases
+    /// left aside (asked already).
+    fn searched_analysis(&mut self, game: &Game) -> Option<Analysis> {
         let moves = playable_moves(game);
         if moves.is_empty() {
             return None;
-        }
-        if let Some(analysis) = self.database_analysis(game) {
-            return Some(analysis);
         }
         if let Some(analysis) = self.proved(game, None) {
             return Some(analysis);
@@ -341,7 +348,7 @@ impl Analyser {
         let played = game.position().canonical_move(played);
         let (mut analysis, from_database) = match self.database_analysis(game) {
             Some(analysis) => (analysis, true),
-            None => (self.analyse(game)?, false),
+            None => (self.searched_analysis(game)?, false),
         };
         let value = if played == analysis.best {
             analysis.value
