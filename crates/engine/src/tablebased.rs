@@ -6,8 +6,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mancala_rules::{Game, Move};
-use mancala_tablebase::TablebaseDir;
+use mancala_rules::{Game, Move, Position};
+use mancala_tablebase::{Tablebase, TablebaseDir};
 
 use crate::{Played, Player, SearchInfo};
 
@@ -37,18 +37,16 @@ impl<P: Player> Tablebased<P> {
     /// The move the databases prove best in `game`, if any.
     #[must_use]
     pub fn proved_move(&self, game: &Game) -> Option<Move> {
-        let pos = game.position();
-        let tablebase = self.databases.get(pos.rules())?;
-        if pos.board_seeds() > tablebase.max_seeds() {
-            return None;
-        }
+        let tablebase = self.holding(game.position())?;
         tablebase.best_move(game).map(|best| best.mv)
     }
 
-    /// Whether the last move chosen came from a database.
-    #[must_use]
-    pub const fn last_from_database(&self) -> bool {
-        self.from_database
+    /// The database of `pos`'s rules, where it holds as many seeds as
+    /// `pos` has on the board.
+    fn holding(&self, pos: &Position) -> Option<Arc<Tablebase>> {
+        self.databases
+            .get(pos.rules())
+            .filter(|tablebase| pos.board_seeds() <= tablebase.max_seeds())
     }
 }
 
@@ -79,12 +77,7 @@ impl<P: Player> Player for Tablebased<P> {
     /// `None`, for the caller to settle the game and call
     /// [`Player::play`].
     fn play_unsettled(&mut self, game: &mut Game) -> Option<(Move, [u32; 2])> {
-        let pos = game.position();
-        let tabled = self
-            .databases
-            .get(pos.rules())
-            .is_some_and(|t| pos.board_seeds() <= t.max_seeds());
-        if tabled {
+        if self.holding(game.position()).is_some() {
             return None;
         }
         self.from_database = false;
