@@ -437,7 +437,7 @@ impl AlphaBeta {
         let start = Instant::now();
         let root = *game.position();
         let mut next = game.clone();
-        let gain = crate::play::net_gain(&next.play(mv).ok()?, root.to_move());
+        let gain = next.play(mv).ok()?.net_gain(root.to_move());
         let child = Child {
             mv,
             game: next,

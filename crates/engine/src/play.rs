@@ -17,11 +17,6 @@ pub struct Child {
     pub gain: i32,
 }
 
-/// The mover's net gain of a move, from its report.
-pub(crate) fn net_gain(report: &PlayReport, mover: Side) -> i32 {
-    report.gained[mover.index()] as i32 - report.gained[mover.opposite().index()] as i32
-}
-
 /// Every move of `game` that [`Game::play`] accepts, in candidate (hole)
 /// order, each with the game after it.
 ///
@@ -40,7 +35,7 @@ pub fn children(game: &Game) -> Vec<Child> {
         .map(|(mv, game, report)| Child {
             mv,
             game,
-            gain: net_gain(&report, mover),
+            gain: report.net_gain(mover),
         })
         .collect()
 }

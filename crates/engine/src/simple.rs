@@ -3,7 +3,7 @@
 use fastrand::Rng;
 use mancala_rules::{Game, Move, Opt, PlayReport};
 
-use crate::play::{MoveBuf, net_gain, played_children};
+use crate::play::{MoveBuf, played_children};
 use crate::{Played, Player};
 
 /// Plays a uniformly random legal move.
@@ -118,7 +118,7 @@ impl Greedy {
     fn pick(&mut self, game: &Game) -> Option<(Move, Game, PlayReport)> {
         let mover = game.position().to_move();
         let mut kids = played_children(game);
-        let gain = |k: &(Move, Game, PlayReport)| net_gain(&k.2, mover);
+        let gain = |k: &(Move, Game, PlayReport)| k.2.net_gain(mover);
         let best = kids.iter().map(gain).max()?;
         let ties = kids.iter().filter(|k| gain(k) == best).count();
         let pick = self.rng.usize(..ties);

@@ -149,6 +149,14 @@ pub struct PlayReport {
 }
 
 impl PlayReport {
+    /// Seeds `mover` gained during the move less those the opponent gained
+    /// (Rio Kadalis gives some fours to the row's owner).
+    #[must_use]
+    #[inline]
+    pub fn net_gain(&self, mover: Side) -> i32 {
+        self.gained[mover.index()] as i32 - self.gained[mover.opposite().index()] as i32
+    }
+
     /// An empty report, its space for round ends kept.
     fn clear(&mut self) {
         let PlayReport {

@@ -110,8 +110,7 @@ impl Tablebase {
         let Some(rest) = self.probe_game(&after) else {
             return MoveValue::Unproved;
         };
-        let gained =
-            report.gained[mover.index()] as i32 - report.gained[mover.opposite().index()] as i32;
+        let gained = report.net_gain(mover);
         MoveValue::Proved(if after.position().to_move() == mover {
             gained + rest
         } else {

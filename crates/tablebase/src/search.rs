@@ -73,8 +73,7 @@ impl Search {
             }
             let mut child = game.clone();
             let report = child.play(mv).ok()?;
-            let gained = report.gained[mover.index()] as i32
-                - report.gained[mover.opposite().index()] as i32;
+            let gained = report.net_gain(mover);
             let v = match ended_margin(&pos, &report) {
                 Some(v) => v,
                 None => {
@@ -219,8 +218,7 @@ impl ProofSearch {
                 Some(v) if v >= target => return Some(true),
                 Some(_) => {}
                 None => {
-                    let gained = report.gained[mover.index()] as i32
-                        - report.gained[mover.opposite().index()] as i32;
+                    let gained = report.net_gain(mover);
                     goes_on.push((gained, *game.position()));
                 }
             }
