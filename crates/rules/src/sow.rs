@@ -270,7 +270,7 @@ impl SowRules {
         };
         let skip_origin = game.skip_origin || options.has(Opt::SkipOrigin);
         let store_track = game.store_on_track;
-        let bulk_laps = !skip_origin && !store_track && 5 <= n && n <= 7;
+        let bulk_laps = !skip_origin && !store_track && runs_tabled(n);
         // With no hole closed and no four taken, the hole after the last
         // is the one a seed after it falls in, and the landing hole holds
         // at least the last seed: "unless it was empty" is "at least 2",
@@ -297,7 +297,7 @@ impl SowRules {
                 SowRules::STORE_TRACK
             } else {
                 0
-            } | if matches!(game.relay, Relay::Never) && !store_track && 5 <= n && n <= 7 {
+            } | if matches!(game.relay, Relay::Never) && !store_track && runs_tabled(n) {
                 SowRules::SHORT_SINGLE
             } else {
                 0
@@ -354,6 +354,12 @@ static KEEP_ALL_BUT: [u128; 16] = {
     }
     table
 };
+
+/// Whether rows of `n` holes have [`RUNS`]'s laps, the lengths the
+/// games use (5 to 7): the fast lanes sow only those.
+const fn runs_tabled(n: u8) -> bool {
+    5 <= n && n <= 7
+}
 
 /// `RUNS[n][first][r]` is [`run_mask`]`(2 * n, first, r)` for every row
 /// length the games use (5 to 7, as [`Sower::bulk`] checks): one load
@@ -1206,8 +1212,7 @@ impl Sower<'_> {
         if self.how.relay == Relay::Never
             && !O::RECORDS
             && self.closed == 0
-            && 5 <= self.how.n
-            && self.how.n <= 7
+            && runs_tabled(self.how.n)
             && board[slot(start)] < self.how.n2
         {
             let (mut b, mut st) = (board, stores);
@@ -1260,7 +1265,7 @@ impl Sower<'_> {
             Side::North => n2 - 1,
         };
         let mut seeds = b[slot(start)];
-        if !O::RECORDS && 5 <= self.how.n && self.how.n <= 7 && seeds <= n2 {
+        if !O::RECORDS && runs_tabled(self.how.n) && seeds <= n2 {
             return self.short_store_lap(b, st, start, row_end, seeds);
         }
         obs.lap_start(self.hole(start), seeds);
