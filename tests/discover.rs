@@ -238,10 +238,13 @@ fn a_terminal_gets_a_progress_bar() {
     );
     let piped = run("mancala-play", &["--games", "60", "--seed", "3"], b"");
     assert_eq!(std::fs::read_to_string(&records).unwrap(), piped.stdout);
+    // The records come through a pipe held open a moment: the few
+    // milliseconds 60 games take to check can end before the bar's first
+    // draw (seen under a loaded test run).
     let screen = at_a_terminal(&format!(
-        "{} {} > /dev/null",
-        common::bin("mancala-validate").display(),
-        records.display()
+        "{{ cat {}; sleep 0.3; }} | {} - > /dev/null",
+        records.display(),
+        common::bin("mancala-validate").display()
     ));
     assert!(screen.contains(" games checked"), "{screen:?}");
     assert!(screen.contains("checked 60 games: 60 valid"), "{screen:?}");
