@@ -44,7 +44,7 @@ use std::time::{Duration, Instant};
 use mancala_rules::{Position, Rules, Side};
 
 pub use layout::MAX_TABLE_SEEDS;
-pub use probe::ProvedMove;
+pub use probe::{ProvedMove, exact_values_hold};
 pub use retro::LayerStats;
 pub use search::{search_at_least, search_game, search_margin};
 

@@ -14,7 +14,7 @@
 //! rule (Kalah, where no position recurs, or `no-repetition-rule`) the
 //! history never matters.
 
-use mancala_rules::{Game, Move, Opt};
+use mancala_rules::{Game, Move, Opt, Rules};
 
 use crate::Tablebase;
 use crate::search::ended_margin;
@@ -122,25 +122,29 @@ impl Tablebase {
 /// Whether no repetition can make `game`'s value differ from its
 /// position's exact entry (see the module's doc).
 fn history_cannot_interfere(game: &Game) -> bool {
-    let rules = game.position().rules();
+    let current = game.position().repetition_key();
+    let others = game.repetition_history().filter(|&k| k != current);
+    exact_values_hold(game.position().rules(), others)
+}
+
+/// Whether the exact entries of a database hold for positions reached by
+/// plays that never meet a position of their layer twice, after
+/// `history`: the repetition keys of the positions met since seeds last
+/// left the board, each once an occurrence, the position probed left out
+/// (see the module's doc). Under the third-occurrence rule no position of
+/// it may have occurred twice; under Oware's second occurrence it must be
+/// empty; without a repetition rule (or where no position recurs) any
+/// history will do. The solver asks it of its root's history, the root
+/// included, for the lines below.
+pub fn exact_values_hold(rules: Rules, history: impl IntoIterator<Item = u128>) -> bool {
     if rules.never_repeats() || rules.has(Opt::NoRepetitionRule) {
         return true;
     }
-    // Occurrences a position of the history may have and still not end
-    // the game when a forced play meets it once more.
-    let allowed = if rules.repetition_ends_at_second() {
-        0
-    } else {
-        1
-    };
-    let current = game.position().repetition_key();
-    let mut others: Vec<u128> = game
-        .repetition_history()
-        .filter(|&k| k != current)
-        .collect();
-    if allowed == 0 {
-        return others.is_empty();
+    let mut history = history.into_iter();
+    if rules.repetition_ends_at_second() {
+        return history.next().is_none();
     }
-    others.sort_unstable();
-    others.windows(2).all(|w| w[0] != w[1])
+    let mut keys: Vec<u128> = history.collect();
+    keys.sort_unstable();
+    keys.windows(2).all(|w| w[0] != w[1])
 }

@@ -54,6 +54,18 @@ struct Bounds {
 }
 
 impl Bounds {
+    /// Whether the bounds are the value's own: every line below reached
+    /// the end of the game.
+    const fn is_exact(&self) -> bool {
+        self.depth == EXACT_DEPTH
+    }
+
+    /// Whether the bounds serve a node to be searched `depth` plies deep:
+    /// exact, or searched at least as deep.
+    fn reach(&self, depth: u32) -> bool {
+        self.is_exact() || u32::from(self.depth) >= depth
+    }
+
     /// The value these bounds give within the window `(alpha, beta)`
     /// (fail-soft: a lower bound at or above `beta`, an upper bound at or
     /// below `alpha`), when they decide it.
@@ -267,12 +279,9 @@ impl Solver {
         }
         self.history = history_of(&keys);
         self.no_repetition_rule = rules.has(mancala_rules::Opt::NoRepetitionRule);
-        self.unrepeated_history = !rules.repetition_ends_at_second() && {
-            let mut all = keys.clone();
-            all.push(root.repetition_key());
-            all.sort_unstable();
-            all.windows(2).all(|w| w[0] != w[1])
-        };
+        // For the lines below the root, the root is history too.
+        let line_history = keys.iter().copied().chain([root.repetition_key()]);
+        self.unrepeated_history = mancala_tablebase::exact_values_hold(rules, line_history);
         self.search.path = keys;
         self.search.path_start = 0;
         self.search.kids.clear();
@@ -518,8 +527,8 @@ impl Solver {
             }
             let key = self.key(&kid.pos);
             let (_, entry) = self.find(key, 0);
-            let exact = entry.depth == EXACT_DEPTH;
-            if entry.key != key || !(exact || u32::from(entry.depth) + 1 >= depth) {
+            let exact = entry.is_exact();
+            if entry.key != key || !entry.reach(depth.saturating_sub(1)) {
                 continue;
             }
             let v = if kid.pos.to_move() == side {
@@ -599,7 +608,7 @@ impl Solver {
     fn proved_value(&self, pos: &Position, alpha: i32, beta: i32) -> Option<i32> {
         let any = self.key_under(pos, ANY_HISTORY);
         let (_, proved) = self.find(any, 0);
-        if proved.key != any || proved.depth != EXACT_DEPTH {
+        if proved.key != any || !proved.is_exact() {
             return None;
         }
         proved.decides(alpha, beta)
@@ -634,9 +643,10 @@ impl Solver {
         let (slot, entry) = self.find(key, board as u32);
         let mut table_move = NO_MOVE;
         if entry.key == key {
-            let deep_enough = entry.depth == EXACT_DEPTH || u32::from(entry.depth) >= depth;
-            if deep_enough && let Some(v) = entry.decides(alpha, beta) {
-                self.horizon |= entry.depth != EXACT_DEPTH;
+            if entry.reach(depth)
+                && let Some(v) = entry.decides(alpha, beta)
+            {
+                self.horizon |= !entry.is_exact();
                 return v;
             }
             table_move = entry.mv;
@@ -721,8 +731,9 @@ impl Solver {
         let (slot, entry) = self.find(key, board as u32);
         let mut table_move = NO_MOVE;
         if entry.key == key {
-            let exact = entry.depth == EXACT_DEPTH;
-            if exact && (i32::from(entry.lower) >= gamma || i32::from(entry.upper) < gamma) {
+            if entry.is_exact()
+                && (i32::from(entry.lower) >= gamma || i32::from(entry.upper) < gamma)
+            {
                 return Proof::of(i32::from(entry.lower) >= gamma);
             }
             table_move = entry.mv;
@@ -899,7 +910,7 @@ impl Solver {
     ) {
         let seeds = seeds.min(255) as u8;
         let node = old.key == key;
-        if node && old.depth == EXACT_DEPTH && depth != EXACT_DEPTH {
+        if node && old.is_exact() && depth != EXACT_DEPTH {
             return;
         }
         let same = node && old.depth == depth;
