@@ -9,6 +9,10 @@
 //!     such position of a seeded game between two alpha-beta players
 //!     (depth 4) after a few random opening moves, each solved within NODES nodes and SECONDS seconds:
 //!     "endgames: P of C proved (D by the database), T s in all, slowest S s"
+//! solve unproved GAME SEEDS COUNT NODES SECONDS [TABLEBASE-DIR]
+//!     the same positions, one line for each the solver leaves unproved:
+//!     its seed, seeds on the board, database entry, bounds, nodes, time,
+//!     and how many positions of its layer can be reached from it
 //!
 //! With TABLEBASE-DIR the solver probes the databases built there for the
 //! rules (`mancala-tablebase build`), if any, else for the same rules with
@@ -18,18 +22,19 @@
 //! databases at its leaves).
 //! ```
 
+use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
 use mancala_engine::{AlphaBeta, Budget, Player, Solver, play_random};
-use mancala_rules::{Game, GameId, Options, Position, Rules};
+use mancala_rules::{Game, GameId, Options, Played, Position, Rules};
 use mancala_tablebase::Tablebase;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: solve start GAME OPTIONS NODES SECONDS | solve endgames GAME SEEDS COUNT NODES SECONDS";
+    let usage = "usage: solve start GAME OPTIONS NODES SECONDS | solve endgames|unproved GAME SEEDS COUNT NODES SECONDS";
     let id: GameId = args.get(2).expect(usage).parse().expect("a game id");
     match args.get(1).map(String::as_str) {
         Some("start") => {
@@ -49,6 +54,7 @@ fn main() {
                 s.elapsed.as_secs_f64()
             ));
         }
+        Some("unproved") => unproved(&args, id),
         Some("endgames") => {
             let rules = Rules::standard(id);
             let seeds: u32 = args[3].parse().expect("seeds");
@@ -79,6 +85,67 @@ fn main() {
         }
         _ => panic!("{usage}"),
     }
+}
+
+/// `solve unproved`: the endgames `solve endgames` draws that the solver
+/// leaves unproved, one line each.
+fn unproved(args: &[String], id: GameId) {
+    let rules = Rules::standard(id);
+    let seeds: u32 = args[3].parse().expect("seeds");
+    let count: u64 = args[4].parse().expect("count");
+    let (nodes, time) = limits(&args[5], &args[6]);
+    let tb = tablebase(args.get(7), rules);
+    let mut solver = Solver::new(nodes, Some(time), 22).with_tablebase(tb.clone());
+    let (mut seed, mut tried) = (0, 0);
+    while tried < count && seed < count * 20 {
+        seed += 1;
+        let Some(game) = endgame(rules, seed, seeds) else {
+            continue;
+        };
+        tried += 1;
+        let s = solver.solve(&game).expect("a move");
+        if s.proved() {
+            continue;
+        }
+        let pos = game.position();
+        let entry = match tb.as_ref().and_then(|t| t.entry(pos)) {
+            Some(e) if e.is_exact() => format!("exact {:?}", e.value()),
+            Some(e) => format!("convention {:?}", e.value()),
+            None => "none".to_owned(),
+        };
+        say(&format!(
+            "seed {seed}: {} seeds, entry {entry}, bounds [{}, {}], nodes {}, {:.3} s, layer reach {}",
+            pos.board_seeds(),
+            s.lower,
+            s.upper,
+            s.nodes,
+            s.elapsed.as_secs_f64(),
+            layer_reach(pos)
+        ));
+    }
+}
+
+/// How many positions with as many seeds on the board as `pos` can be
+/// reached from it (itself included): the room a line has before it must
+/// capture or repeat.
+fn layer_reach(pos: &Position) -> usize {
+    let seeds = pos.board_seeds();
+    let mut seen = HashSet::from([*pos]);
+    let mut stack = vec![*pos];
+    while let Some(at) = stack.pop() {
+        let Ok(moves) = at.legal_moves() else {
+            continue;
+        };
+        for mv in moves.iter() {
+            if let Ok(Played::Finite { position, .. }) = at.play(mv)
+                && position.board_seeds() == seeds
+                && seen.insert(position)
+            {
+                stack.push(position);
+            }
+        }
+    }
+    seen.len()
 }
 
 /// The databases of `rules` under `dir`, if any: their own, else those of
