@@ -340,6 +340,8 @@ fn a_directory_reads_the_record_files_under_it() {
     let files = [
         ("b.mgn", game("1. D b")),
         ("a-c.mgn", game("1. D D")),
+        // As a FAT volume names it: read too.
+        ("C.MGN", game("1. D")),
         (
             "a/z.jsonl",
             r#"{"game":"olowuka","items":[{"move":"C"}],"result":"*"}"#.to_owned(),
@@ -369,7 +371,16 @@ fn a_directory_reads_the_record_files_under_it() {
             file.strip_prefix(top).unwrap().to_owned()
         })
         .collect();
-    assert_eq!(read, ["/a/sub/y.json", "/a/z.jsonl", "/a-c.mgn", "/b.mgn"]);
+    assert_eq!(
+        read,
+        [
+            "/C.MGN",
+            "/a/sub/y.json",
+            "/a/z.jsonl",
+            "/a-c.mgn",
+            "/b.mgn"
+        ]
+    );
     assert!(
         out.stderr
             .contains(&format!("{top}/a-c.mgn:3:6: error: illegal move D")),

@@ -490,7 +490,8 @@ impl std::error::Error for MaxErrorsReached {}
 pub struct RecordFilesFlag {
     /// Record files, MGN or JSON records (told apart by their first
     /// character); a directory reads the *.mgn, *.json and *.jsonl files
-    /// under it, in path order; `-` or nothing reads stdin.
+    /// under it (the extension in any case), in path order; `-` or
+    /// nothing reads stdin.
     pub files: Vec<std::path::PathBuf>,
 }
 

@@ -188,10 +188,12 @@ fn skipped(path: &Path, why: &str) {
     ));
 }
 
+/// Whether a walk reads `path`: its extension is a record file's, in any
+/// case (`GAME.MGN`, as a FAT volume or another system may name it).
 fn is_record_file(path: &Path) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
-        .is_some_and(|e| RECORD_EXTENSIONS.contains(&e))
+        .is_some_and(|e| RECORD_EXTENSIONS.iter().any(|r| e.eq_ignore_ascii_case(r)))
 }
 
 /// How far into an input its form is looked for: a JSON record's first key
