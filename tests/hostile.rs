@@ -304,7 +304,9 @@ fn a_signal_at_the_human_seat_writes_the_record() {
 }
 
 /// A file name need not be UTF-8: it is read, and named lossily (and with
-/// its control characters escaped) in messages.
+/// its control characters escaped) in messages; a JSON line's `file` is
+/// the name as given (lossily), its control characters left to JSON's own
+/// escapes, so that `jq -r .file` gives the name back.
 #[cfg(unix)]
 #[test]
 fn file_names_that_are_not_utf8_are_read() {
@@ -322,6 +324,34 @@ fn file_names_that_are_not_utf8_are_read() {
             stderr.contains("bad\u{fffd}name\\u{1b}.mgn:3:6: error"),
             "{tool}: {stderr}"
         );
+    }
+    let valid = dir.join(OsStr::from_bytes(b"good\xffname\x1b.mgn"));
+    std::fs::write(&valid, "[Game \"olowuka\"]\n\n1. D *\n").unwrap();
+    let file_of = |line: &str| {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        v["file"].as_str().unwrap().to_owned()
+    };
+    let lossy = valid.to_string_lossy().into_owned();
+    for (tool, args) in [
+        ("mancala-validate", &["--format", "json"][..]),
+        ("mancala-render", &["--format", "json"]),
+        ("mancala-analyze", &["--format", "json", "--depth", "1"]),
+    ] {
+        let out = common::command(tool, args).arg(&valid).output().unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert_eq!(out.status.code(), Some(0), "{tool}: {stderr}");
+        // analyze's JSON summary goes to stderr; the others' lines to stdout.
+        let line = if tool == "mancala-analyze" {
+            &stderr
+        } else {
+            &stdout
+        };
+        let line = line.lines().find(|l| l.contains("\"file\"")).unwrap();
+        assert!(line.contains("name\\u001b.mgn"), "{tool}: {line}");
+        assert_eq!(file_of(line), lossy, "{tool}");
     }
 }
 

@@ -611,7 +611,12 @@ fn analyse_game(game: &SourcedGame, settings: &Settings<'_>) -> Analysed {
         ..record.clone()
     };
     let summary = Summary {
-        file,
+        // JSON escapes a control character its own way; text shows it
+        // escaped.
+        file: match settings.format {
+            Format::Json => settings.names[game.input].name(),
+            Format::Text => file,
+        },
         index: game.number,
         game: record.game.as_str(),
         plies: record.moves().count(),

@@ -159,12 +159,12 @@ impl<'a> Driver<'a> {
         self.end(tool, ran)
     }
 
-    /// Hands every game to `each` on this thread, with the name of its
-    /// input, in input order.
+    /// Hands every game to `each` on this thread, with its input's name,
+    /// in input order.
     pub fn each<S: Writer>(
         &mut self,
         tool: &mut S,
-        mut each: impl FnMut(&mut Self, &mut S, &str, SourcedGame) -> io::Result<(Verdict, Step)>,
+        mut each: impl FnMut(&mut Self, &mut S, &InputName, SourcedGame) -> io::Result<(Verdict, Step)>,
     ) -> io::Result<()> {
         let names = self.names;
         let ran = (|| {
@@ -172,7 +172,7 @@ impl<'a> Driver<'a> {
                 match item {
                     Err(e) => self.unreadable(tool, &e.report(names))?,
                     Ok(game) => {
-                        let (verdict, step) = each(self, tool, names[game.input].display(), game)?;
+                        let (verdict, step) = each(self, tool, &names[game.input], game)?;
                         self.counted(verdict)?;
                         if step == Step::Stop {
                             break;

@@ -20,6 +20,9 @@ pub struct InputName {
     path: PathBuf,
     /// How diagnostics name it: lossy UTF-8, control characters escaped.
     shown: String,
+    /// How data (a JSON field) names it: lossy UTF-8, as given, for the
+    /// format to escape as it must.
+    name: String,
     /// A directory that could not be listed: why, for [`InputName::open`].
     unlisted: Option<(io::ErrorKind, String)>,
 }
@@ -27,14 +30,15 @@ pub struct InputName {
 impl InputName {
     #[must_use]
     pub fn new(path: PathBuf) -> InputName {
-        let shown = if path.as_os_str() == "-" {
+        let name = if path.as_os_str() == "-" {
             "<stdin>".to_owned()
         } else {
-            crate::diagnostic::escape_controls(&path.to_string_lossy())
+            path.to_string_lossy().into_owned()
         };
         InputName {
             path,
-            shown,
+            shown: crate::diagnostic::escape_controls(&name),
+            name,
             unlisted: None,
         }
     }
@@ -44,10 +48,18 @@ impl InputName {
         self.path.as_os_str() == "-"
     }
 
-    /// How diagnostics name it.
+    /// How diagnostics name it: a control character in the name is
+    /// shown escaped, never sent to the terminal.
     #[must_use]
     pub fn display(&self) -> &str {
         &self.shown
+    }
+
+    /// How data names it (the `file` of a JSON line): the name as given,
+    /// control characters and all, which JSON escapes its own way.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// Reading it never waits for a producer: a regular file, stdin

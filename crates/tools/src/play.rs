@@ -1412,7 +1412,8 @@ fn play_on_records(tool: &mut Tool<'_>) -> io::Result<RunPlayed> {
     // other inputs are still played on, and the exit code says one
     // failed.
     let mut driver = Driver::new(&names, None);
-    driver.each(tool, |_, tool, file, game| {
+    driver.each(tool, |_, tool, input, game| {
+        let file = input.display();
         index += 1;
         let checked = game.check(args.lap_budget.lap_budget, Build::Record, None);
         let Continuable {

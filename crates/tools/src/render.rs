@@ -847,11 +847,12 @@ impl Tool<'_> {
     /// point into `text`.
     fn draw_game(
         &mut self,
-        file: &str,
+        input: &InputName,
         index: usize,
         (form, text): (Form, &GameText),
         from_flags: Option<ParsedGame>,
     ) -> io::Result<()> {
+        let file = input.display();
         let lap_budget = self.args.lap_budget.lap_budget;
         self.seen += 1;
         let ignore_result = from_flags.is_some();
@@ -878,7 +879,7 @@ impl Tool<'_> {
                 return Ok(());
             }
         }
-        match self.write_frames(file, index, drawing, checked)? {
+        match self.write_frames(input, index, drawing, checked)? {
             Ok(()) => Ok(()),
             // A move that cannot be drawn lap by lap in an invalid record
             // is the error already reported.
@@ -965,7 +966,7 @@ impl Tool<'_> {
     /// is the inner error, and then nothing is written.
     fn write_frames(
         &mut self,
-        file: &str,
+        input: &InputName,
         index: usize,
         drawing: Drawing,
         checked: check::Checked,
@@ -987,7 +988,7 @@ impl Tool<'_> {
                 // The line `{…,"frames":[…]}` written piece by piece: what
                 // comes before the frames, each frame, then `]}`.
                 let value = GameFrames {
-                    file,
+                    file: input.name(),
                     index,
                     frames: FramesJson::new(rules, &[]),
                 };
@@ -1027,7 +1028,7 @@ impl Tool<'_> {
                 let record = checked.parsed.as_ref().map(|p| &p.record);
                 let players =
                     record.and_then(|r| Some((r.tags.south.as_deref()?, r.tags.north.as_deref()?)));
-                text.push_str(&heading(source_name(file), index, players));
+                text.push_str(&heading(source_name(input.display()), index, players));
                 let (out, style) = (&mut self.out, self.style);
                 let mut written = Ok(());
                 let mut first = true;
@@ -1161,7 +1162,8 @@ pub fn run(args: &Args) -> io::Result<u8> {
         }
         match game_from_flags(args, tool.err_color) {
             Ok((text, parsed)) => {
-                tool.draw_game(moves_arg::NAME, 1, (Form::Mgn, &text), Some(parsed))?
+                let flags = InputName::new(moves_arg::NAME.into());
+                tool.draw_game(&flags, 1, (Form::Mgn, &text), Some(parsed))?
             }
             Err((report, code)) => {
                 crate::output::diagnostics(&report);
@@ -1177,9 +1179,9 @@ pub fn run(args: &Args) -> io::Result<u8> {
     }
     let names: Vec<InputName> = input::inputs(&args.input.files, !args.quiet.quiet);
     let mut driver = Driver::new(&names, Some(args.max_errors));
-    driver.each(&mut tool, |_, tool, file, game| {
+    driver.each(&mut tool, |_, tool, input, game| {
         let invalid = tool.invalid;
-        tool.draw_game(file, game.number, (game.form, &game.text), None)?;
+        tool.draw_game(input, game.number, (game.form, &game.text), None)?;
         Ok((Verdict::of(tool.invalid == invalid, false), Step::Next))
     })?;
     tool.finish(driver.tally.exit_status())

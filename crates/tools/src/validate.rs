@@ -202,7 +202,7 @@ fn write_checked(game: &SourcedGame, settings: &Settings<'_>, findings: &Finding
             let outcome: Option<Outcome> = findings.replayed.and_then(Game::outcome);
             let mut locator = text.locator();
             let verdict = JsonVerdict {
-                file,
+                file: settings.names[game.input].name(),
                 index: game.number,
                 line: text.first_line,
                 valid,
