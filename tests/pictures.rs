@@ -551,11 +551,12 @@ fn the_page_of_a_game_over_before_its_first_move_says_so() {
 #[test]
 fn pages_and_pictures_escape_control_and_bidi_characters() {
     let record = "[Game \"olowuka\"]\n[South \"Ann\u{1b}[31m\u{202e}red\"]\n[North \"Bo\u{2066}b\u{9b}\"]\n\
-                  [Event \"\u{7}bell\u{200f}\"]\n\n{lead \u{1b}]0;title\u{7}} 1. C {x\u{0}y\u{202e}z\u{2069}} \
+                  [Event \"\u{7}bell\u{200f}\"]\n[Site \"line\u{2028}break\u{feff}\"]\n\n{lead \u{1b}]0;title\u{7}} 1. C {x\u{0}y\u{202e}z\u{2069}} \
                   ( 1. D {in\u{202b}side} ) c *\n";
     let unsafe_char = |c: char| {
         c.is_control() && c != '\n'
             || matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+            || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}')
     };
     let page = run(
         "mancala-render",
@@ -580,9 +581,19 @@ fn pages_and_pictures_escape_control_and_bidi_characters() {
         "Ann\\u{1b}[31m\\u{202e}red",
         "Bo\\u{2066}b\\u{9b}",
         "\\u{7}bell\\u{200f}",
+        "line\\u{2028}break\\u{feff}",
     ] {
         assert!(page.stdout.contains(escaped), "{escaped} in the header");
     }
+    // Each tag value isolated on its own, so that one in a right-to-left
+    // script does not reorder its neighbours.
+    assert!(
+        page.stdout.contains(
+            "<p class=\"tags\">South: <bdi>Ann\\u{1b}[31m\\u{202e}red</bdi> · North: <bdi>Bo\\u{2066}b\\u{9b}</bdi></p>"
+        ),
+        "{}",
+        page.stdout
+    );
     // Comments in the move list, and in the steps' data (JSON: the
     // backslash doubled).
     assert!(page.stdout.contains("{x\\u{0}y\\u{202e}z\\u{2069}}"));

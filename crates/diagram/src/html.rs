@@ -26,8 +26,9 @@ const STYLE: &str = include_str!("viewer.css");
 pub struct GameFacts {
     /// Where the game comes from: `games.mgn: game 3`.
     pub source: String,
-    /// Tag lines to show under the title: `South: Ann`, `Date: 2024.05.01`.
-    pub tags: Vec<String>,
+    /// Tag lines to show under the title, each of labelled values:
+    /// `[("South", "Ann"), ("North", "Ben")]`, `[("Date", "2024.05.01")]`.
+    pub tags: Vec<Vec<(&'static str, String)>>,
     /// The ply the page opens at (0: the start).
     pub start_ply: usize,
 }
@@ -181,8 +182,14 @@ impl Page {
         let _ = writeln!(out, "<style>\n{STYLE}</style>\n</head>\n<body>");
         let _ = writeln!(out, "<header>\n<h1>{}</h1>", escape(&name));
         let _ = writeln!(out, "<p>{}</p>", escape(&facts.source));
-        for tag in &facts.tags {
-            let _ = writeln!(out, "<p class=\"tags\">{}</p>", escape(tag));
+        for line in &facts.tags {
+            // Each value isolated: a name in a right-to-left script must
+            // not carry the labels and the values after it along.
+            let values: Vec<String> = line
+                .iter()
+                .map(|(label, value)| format!("{label}: <bdi>{}</bdi>", escape(value)))
+                .collect();
+            let _ = writeln!(out, "<p class=\"tags\">{}</p>", values.join(" · "));
         }
         out.push_str("</header>\n<main>\n<section id=\"stage\">\n");
         let _ = write_live_board(&mut out, first);

@@ -6,13 +6,25 @@
 /// or a bidirectional control, which reorders the text around it (the
 /// embeddings and overrides U+202A–U+202E, the isolates U+2066–U+2069,
 /// and the marks U+061C, U+200E, U+200F): a comment or a tag must not
-/// turn the line it stands in around.
+/// turn the line it stands in around. So are the line and paragraph
+/// separators U+2028 and U+2029, which break a line where the text has
+/// none (a page's script, a terminal, an editor), and U+FEFF, a byte
+/// order mark inside the text, invisible and of no use there. Zero-width
+/// spaces and joiners stay text: Thai, Khmer and Burmese mark word
+/// breaks with U+200B, Persian and Indic scripts join with U+200C/U+200D.
 #[must_use]
 pub fn is_unsafe_control(c: char) -> bool {
     c.is_control()
         || matches!(
             c,
-            '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+            '\u{61c}'
+                | '\u{200e}'
+                | '\u{200f}'
+                | '\u{202a}'..='\u{202e}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{feff}'
         )
 }
 
@@ -49,5 +61,12 @@ mod tests {
         );
         // Right-to-left letters are text, not controls.
         assert_eq!(escape_controls("שלום عربي"), "שלום عربي");
+        // Separators that break a line, and a byte order mark inside.
+        assert_eq!(
+            escape_controls("a\u{2028}b\u{2029}c\u{feff}d"),
+            "a\\u{2028}b\\u{2029}c\\u{feff}d"
+        );
+        // Word breaks and joiners of other scripts are text.
+        assert_eq!(escape_controls("ก\u{200b}ข\u{200d}"), "ก\u{200b}ข\u{200d}");
     }
 }

@@ -288,19 +288,21 @@ pub fn game_facts(source: String, record: Option<&Record>, start_ply: usize) -> 
     };
     let tags = &record.tags;
     if let (Some(south), Some(north)) = (&tags.south, &tags.north) {
-        facts.tags.push(format!("South: {south} · North: {north}"));
+        facts
+            .tags
+            .push(vec![("South", south.clone()), ("North", north.clone())]);
     }
-    let event: Vec<String> = [
+    let event: Vec<(&str, String)> = [
         ("Event", &tags.event),
         ("Site", &tags.site),
         ("Date", &tags.date),
         ("Round", &tags.round),
     ]
     .into_iter()
-    .filter_map(|(name, value)| Some(format!("{name}: {}", value.as_deref()?)))
+    .filter_map(|(name, value)| Some((name, value.clone()?)))
     .collect();
     if !event.is_empty() {
-        facts.tags.push(event.join(" · "));
+        facts.tags.push(event);
     }
     facts
 }
