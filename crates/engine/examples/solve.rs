@@ -1,7 +1,8 @@
 //! The solver's measurements, for `crates/bench/benches/solve.py`:
 //!
 //! ```text
-//! solve start GAME OPTIONS NODES SECONDS [TABLEBASE-DIR]
+//! solve start GAME OPTIONS NODES SECONDS [TABLEBASE-DIR [TABLE-BITS]]
+//!     (a table of 2^TABLE-BITS slots of 16 bytes, default 24: 256 MiB)
 //!     solves the start of GAME under OPTIONS ("" for the standard rules):
 //!     "start: value V proved P nodes N in T s (databases to K seeds)"
 //! solve endgames GAME SEEDS COUNT NODES SECONDS [TABLEBASE-DIR]
@@ -44,7 +45,8 @@ fn main() {
             let (game, _) = Game::new(Position::new(rules)).expect("a start");
             let tablebase = tablebase(args.get(6), rules);
             let held = tablebase.as_ref().map_or(0, |t| t.max_seeds());
-            let mut solver = Solver::new(nodes, Some(time), 24).with_tablebase(tablebase);
+            let bits = args.get(7).map_or(24, |b| b.parse().expect("table bits"));
+            let mut solver = Solver::new(nodes, Some(time), bits).with_tablebase(tablebase);
             let s = solver.solve(&game).expect("a move");
             say(&format!(
                 "start: value {} proved {} nodes {} in {:.3} s (databases to {held} seeds)",
