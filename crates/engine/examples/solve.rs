@@ -29,7 +29,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mancala_engine::{AlphaBeta, Budget, Player, Solver, play_random};
+use mancala_engine::{AlphaBeta, Budget, Player, Solution, Solver, play_random};
 use mancala_rules::{Game, GameId, Options, Played, Position, Rules};
 use mancala_tablebase::Tablebase;
 
@@ -58,29 +58,16 @@ fn main() {
         }
         Some("unproved") => unproved(&args, id),
         Some("endgames") => {
-            let rules = Rules::standard(id);
-            let seeds: u32 = args[3].parse().expect("seeds");
-            let count: u64 = args[4].parse().expect("count");
-            let (nodes, time) = limits(&args[5], &args[6]);
-            let tb = tablebase(args.get(7), rules);
-            let mut solver = Solver::new(nodes, Some(time), 22).with_tablebase(tb.clone());
-            let (mut proved, mut total, mut slowest, mut tried) = (0, 0.0, 0.0f64, 0);
-            let mut by_database = 0;
-            let mut seed = 0;
-            while tried < count && seed < count * 20 {
-                seed += 1;
-                let Some(game) = endgame(rules, seed, seeds) else {
-                    continue;
-                };
+            let (mut proved, mut tried, mut by_database) = (0, 0, 0);
+            let (mut total, mut slowest) = (0.0, 0.0f64);
+            solve_endgames(&args, id, |_, game, s, tb| {
                 tried += 1;
-                let s = solver.solve(&game).expect("a move");
                 proved += u32::from(s.proved());
-                by_database +=
-                    u32::from(tb.as_ref().is_some_and(|t| t.probe_game(&game).is_some()));
+                by_database += u32::from(tb.is_some_and(|t| t.probe_game(game).is_some()));
                 let secs = s.elapsed.as_secs_f64();
                 total += secs;
                 slowest = slowest.max(secs);
-            }
+            });
             say(&format!(
                 "endgames: {proved} of {tried} proved ({by_database} by the database), {total:.3} s in all, slowest {slowest:.3} s"
             ));
@@ -89,9 +76,14 @@ fn main() {
     }
 }
 
-/// `solve unproved`: the endgames `solve endgames` draws that the solver
-/// leaves unproved, one line each.
-fn unproved(args: &[String], id: GameId) {
+/// Solves the endgames of `solve endgames GAME SEEDS COUNT NODES SECONDS
+/// [TABLEBASE-DIR]` (`args`), handing each to `each` with the seed of its
+/// game, its solution and the databases.
+fn solve_endgames(
+    args: &[String],
+    id: GameId,
+    mut each: impl FnMut(u64, &Game, &Solution, Option<&Tablebase>),
+) {
     let rules = Rules::standard(id);
     let seeds: u32 = args[3].parse().expect("seeds");
     let count: u64 = args[4].parse().expect("count");
@@ -106,11 +98,19 @@ fn unproved(args: &[String], id: GameId) {
         };
         tried += 1;
         let s = solver.solve(&game).expect("a move");
+        each(seed, &game, &s, tb.as_deref());
+    }
+}
+
+/// `solve unproved`: the endgames `solve endgames` draws that the solver
+/// leaves unproved, one line each.
+fn unproved(args: &[String], id: GameId) {
+    solve_endgames(args, id, |seed, game, s, tb| {
         if s.proved() {
-            continue;
+            return;
         }
         let pos = game.position();
-        let entry = match tb.as_ref().and_then(|t| t.entry(pos)) {
+        let entry = match tb.and_then(|t| t.entry(pos)) {
             Some(e) if e.is_exact() => format!("exact {:?}", e.value()),
             Some(e) => format!("convention {:?}", e.value()),
             None => "none".to_owned(),
@@ -124,7 +124,7 @@ fn unproved(args: &[String], id: GameId) {
             s.elapsed.as_secs_f64(),
             layer_reach(pos)
         ));
-    }
+    });
 }
 
 /// How many positions with as many seeds on the board as `pos` can be
