@@ -196,3 +196,57 @@ fn a_directory_without_the_game_s_database_is_a_note() {
         out.stderr
     );
 }
+
+/// `mancala-tablebase check` draws different entries, every one when
+/// asked for more than the layers hold, and checks those by the
+/// convention too (against the reference solver): an Oware database of
+/// up to 3 seeds has 1,715 entries, 295 of them by the convention (39 in
+/// layer 2, 256 in layer 3).
+#[test]
+fn check_covers_every_entry_convention_ones_too() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("endgames-oware-3");
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir = dir.to_string_lossy().into_owned();
+    let build = [
+        "build",
+        "--game",
+        "oware",
+        "--seeds",
+        "3",
+        "--tablebase",
+        &dir,
+        "-q",
+    ];
+    let out = run("mancala-tablebase", &build, b"");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let check = |samples: &str| {
+        let args = [
+            "check",
+            "--game",
+            "oware",
+            "--tablebase",
+            &dir,
+            "--samples",
+            samples,
+            "--node-limit",
+            "2000",
+            "--jobs",
+            "2",
+        ];
+        let out = run("mancala-tablebase", &args, b"");
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let line = out.stdout.trim_end().to_owned();
+        // Every key but the time.
+        line[..line.find(" seconds=").unwrap()].to_owned()
+    };
+    assert_eq!(
+        check("100000"),
+        "samples=1715 entries=1715 agreed=1715 exact=1420 convention=295 disagreed=0 \
+         unknown=0 proved=1420 unfinished=0"
+    );
+    let some = check("1000");
+    assert!(
+        some.starts_with("samples=1000 entries=1715 agreed=1000 "),
+        "{some}"
+    );
+}

@@ -31,6 +31,7 @@
 mod file;
 mod layout;
 mod probe;
+mod reference;
 mod retro;
 mod search;
 
@@ -45,6 +46,7 @@ use mancala_rules::{Position, Rules, Side};
 
 pub use layout::MAX_TABLE_SEEDS;
 pub use probe::{ProvedMove, exact_values_hold};
+pub use reference::Reference;
 pub use retro::LayerStats;
 pub use search::{search_at_least, search_game, search_margin};
 

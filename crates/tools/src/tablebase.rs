@@ -2,13 +2,15 @@
 //! against plain search (`check`); the databases themselves are
 //! `mancala_tablebase`'s (spec/tablebase.md).
 
+use std::collections::HashSet;
 use std::io::{self, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 use mancala_rules::{Dir, Position, Rules, Setup, Side};
-use mancala_tablebase::{BuildEvent, BuildStage, Tablebase, search_at_least};
+use mancala_tablebase::{BuildEvent, BuildStage, Entry, Reference, Tablebase, search_at_least};
 
 use crate::flags::{JobsFlag, LapBudgetFlag, QuietFlag, TablebaseFlag, TabledGameFlags};
 use crate::output::{self, EXIT_FAILURE, EXIT_OK};
@@ -24,8 +26,9 @@ Location: --tablebase DIR, else $XDG_DATA_HOME/mancala/tablebases, else
 ~/.local/share/mancala/tablebases; one directory per game and options,
 one file per number of seeds on the board (spec/tablebase.md).
 
-Exit status: 0 built, or every sample agreed; 1 a sample disagreed with
-search; 2 usage or I/O error, or a damaged database.";
+Exit status: 0 built, or every entry checked agreed; 1 an entry disagreed
+with the reference solver or search; 2 usage or I/O error, or a damaged
+database.";
 
 /// Build endgame databases (every position with at most N seeds on the
 /// board, solved by retrograde analysis) and check them against search.
@@ -60,30 +63,35 @@ pub enum Command {
         #[command(flatten)]
         quiet: QuietFlag,
     },
-    /// Check random entries of a built database against plain search by
-    /// the rules (each position a fresh game: the mover forces the
-    /// entry's value and no more), and each entry against the same
-    /// position with the sides swapped. Writes one line: samples, agreed,
-    /// disagreed, exact entries search could not prove within
-    /// --node-limit, entries resting on the convention (not searched),
-    /// entries with no value.
+    /// Check different random entries of a built database, exact and by
+    /// the convention: each against the same position with the sides
+    /// swapped, against a reference solver that shares only the rules
+    /// with the build (value and flag), and each exact one against plain
+    /// search by the rules (a fresh game: the mover forces the value and
+    /// no more). Writes one line: entries checked and in the layers drawn
+    /// from, agreed (exact, by the convention), disagreed, with no value,
+    /// and of the exact ones agreed, those search proved and those it
+    /// could not within --node-limit.
     Check {
         #[command(flatten)]
         game: TabledGameFlags,
         #[command(flatten)]
         lap_budget: LapBudgetFlag,
-        /// Random entries to check, drawn uniformly from all layers.
+        /// Entries to check, all different, drawn uniformly from the
+        /// layers (every entry when they hold no more).
         #[arg(long, default_value_t = 100_000)]
         samples: u64,
         /// The random generator's seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Moves each of an entry's two searches (at least its value, not
-        /// more) may play before it gives up.
-        #[arg(long, default_value_t = 2_000_000)]
+        /// Moves each of an exact entry's two searches (at least its
+        /// value, not more) may play before it gives up (0: no search; the
+        /// reference solver checks every entry anyway).
+        #[arg(long, default_value_t = 20_000)]
         node_limit: u64,
         /// Draw entries only from the layers of at most this many seeds on
-        /// the board (search from a cycling position grows fast with them).
+        /// the board (the reference solver's memory and search's proofs
+        /// grow fast with them).
         #[arg(long)]
         max_seeds: Option<u32>,
         #[command(flatten)]
@@ -279,49 +287,61 @@ fn swapped(pos: &Position) -> Option<Position> {
     Position::from_setup(pos.rules(), &swapped).ok()
 }
 
-/// What `check` made of one sample.
+/// What `check` made of one entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Verdict {
-    /// Search found the entry's value.
-    Agreed,
-    /// Search found another value, the sides swapped give another entry,
-    /// or the database does not hold a position of its own index.
-    Disagreed,
-    /// Search gave up at the node limit.
-    Unfinished,
-    /// The value rests on the convention for unending play: not searched.
+    /// An exact entry the reference solver gives too, value and flag;
+    /// `proved` when search also proved it within the node limit (it
+    /// refuted none: that would be a disagreement).
+    Exact { proved: bool },
+    /// An entry by the convention the reference solver gives too.
     Convention,
-    /// No value (or an index the rules refuse as a set-up).
+    /// The reference or search found another value or flag, the sides
+    /// swapped give another entry, or the database does not hold a
+    /// position of its own index.
+    Disagreed,
+    /// No value, in the database and the reference alike (or an index the
+    /// rules refuse as a set-up).
     Unknown,
 }
 
 /// The verdicts of a run, counted.
 #[derive(Debug, Default, Clone, Copy)]
 struct Tally {
-    agreed: u64,
-    disagreed: u64,
-    unfinished: u64,
+    exact: u64,
     convention: u64,
+    /// Of the exact entries agreed, those search proved and those it gave
+    /// up on.
+    proved: u64,
+    unfinished: u64,
+    disagreed: u64,
     unknown: u64,
 }
 
 impl Tally {
     fn count(&mut self, verdict: Verdict) {
-        *match verdict {
-            Verdict::Agreed => &mut self.agreed,
-            Verdict::Disagreed => &mut self.disagreed,
-            Verdict::Unfinished => &mut self.unfinished,
-            Verdict::Convention => &mut self.convention,
-            Verdict::Unknown => &mut self.unknown,
-        } += 1;
+        match verdict {
+            Verdict::Exact { proved } => {
+                self.exact += 1;
+                *if proved {
+                    &mut self.proved
+                } else {
+                    &mut self.unfinished
+                } += 1;
+            }
+            Verdict::Convention => self.convention += 1,
+            Verdict::Disagreed => self.disagreed += 1,
+            Verdict::Unknown => self.unknown += 1,
+        }
     }
 
     fn plus(self, other: Tally) -> Tally {
         Tally {
-            agreed: self.agreed + other.agreed,
-            disagreed: self.disagreed + other.disagreed,
-            unfinished: self.unfinished + other.unfinished,
+            exact: self.exact + other.exact,
             convention: self.convention + other.convention,
+            proved: self.proved + other.proved,
+            unfinished: self.unfinished + other.unfinished,
+            disagreed: self.disagreed + other.disagreed,
             unknown: self.unknown + other.unknown,
         }
     }
@@ -343,6 +363,15 @@ struct Layers<'a> {
     total: u64,
 }
 
+/// An entry for a message: its value and kind.
+fn describe(entry: Entry) -> String {
+    match entry.value() {
+        Some(v) if entry.is_exact() => format!("{v} exact"),
+        Some(v) => format!("{v} by the convention"),
+        None => "no value".to_owned(),
+    }
+}
+
 impl Layers<'_> {
     /// The layers of `tb` up to `max_seeds` seeds on the board.
     fn of(tb: &Tablebase, max_seeds: Option<u32>) -> Layers<'_> {
@@ -352,9 +381,29 @@ impl Layers<'_> {
         Layers { tb, sizes, total }
     }
 
-    /// A random entry: its layer and index in the layer.
-    fn pick(&self, rng: &mut fastrand::Rng) -> (u32, u64) {
-        let mut at = rng.u64(0..self.total);
+    /// `samples` different entries drawn uniformly, as numbers over the
+    /// layers in order, ascending; every entry when there are no more.
+    /// (Floyd's algorithm: each subset of that size equally likely.)
+    fn draw(&self, samples: u64, seed: u64) -> Vec<u64> {
+        if samples >= self.total {
+            return (0..self.total).collect();
+        }
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut chosen = HashSet::with_capacity(samples as usize);
+        for j in self.total - samples..self.total {
+            let t = rng.u64(..=j);
+            if !chosen.insert(t) {
+                chosen.insert(j);
+            }
+        }
+        let mut chosen: Vec<u64> = chosen.into_iter().collect();
+        chosen.sort_unstable();
+        chosen
+    }
+
+    /// Entry number `at` over the layers in order: its layer and index in
+    /// the layer.
+    fn locate(&self, mut at: u64) -> (u32, u64) {
         let mut k = 0;
         while at >= self.sizes[k] {
             at -= self.sizes[k];
@@ -364,8 +413,9 @@ impl Layers<'_> {
     }
 
     /// Checks entry `index` of layer `k`: against the same position with
-    /// the sides swapped, then (an exact value) against search.
-    fn check(&self, k: u32, index: u64, node_limit: u64) -> Verdict {
+    /// the sides swapped, against the reference solver (value and flag),
+    /// then (an exact value) against search.
+    fn check(&self, reference: &mut Reference, k: u32, index: u64, node_limit: u64) -> Verdict {
         let tb = self.tb;
         let Some(pos) = tb.position_at(k, index) else {
             return Verdict::Unknown;
@@ -380,6 +430,14 @@ impl Layers<'_> {
         if swapped(&pos).and_then(|s| tb.entry(&s)) != Some(entry) {
             return disagree("the sides swapped give another entry");
         }
+        let expected = reference.entry(&pos);
+        if expected != entry {
+            return disagree(&format!(
+                "database {}, reference {}",
+                describe(entry),
+                describe(expected)
+            ));
+        }
         let Some(value) = entry.value() else {
             return Verdict::Unknown;
         };
@@ -389,13 +447,13 @@ impl Layers<'_> {
         // Proved by search when the mover forces `value` and no more.
         match search_at_least(&pos, value, node_limit) {
             Some(false) => return disagree(&format!("database {value}, search below it")),
-            None => return Verdict::Unfinished,
+            None => return Verdict::Exact { proved: false },
             Some(true) => {}
         }
         match search_at_least(&pos, value + 1, node_limit) {
             Some(true) => disagree(&format!("database {value}, search above it")),
-            None => Verdict::Unfinished,
-            Some(false) => Verdict::Agreed,
+            None => Verdict::Exact { proved: false },
+            Some(false) => Verdict::Exact { proved: true },
         }
     }
 }
@@ -417,17 +475,22 @@ fn check(rules: Rules, draw: Draw, dir: &TablebaseFlag, threads: usize) -> io::R
     };
     let layers = Layers::of(&tb, draw.max_seeds);
     let start = Instant::now();
-    let sum = check_samples(&layers, draw, threads.max(1) as u64)?;
+    let picked = layers.draw(draw.samples, draw.seed);
+    let sum = check_samples(&layers, &picked, draw.node_limit, threads.max(1))?;
     let mut out = output::stdout();
     writeln!(
         out,
-        "samples={} agreed={} disagreed={} unfinished={} convention={} unknown={} seconds={:.3}",
-        draw.samples,
-        sum.agreed,
-        sum.disagreed,
-        sum.unfinished,
+        "samples={} entries={} agreed={} exact={} convention={} disagreed={} unknown={} \
+         proved={} unfinished={} seconds={:.3}",
+        picked.len(),
+        layers.total,
+        sum.exact + sum.convention,
+        sum.exact,
         sum.convention,
+        sum.disagreed,
         sum.unknown,
+        sum.proved,
+        sum.unfinished,
         start.elapsed().as_secs_f64()
     )?;
     out.flush()?;
@@ -438,23 +501,39 @@ fn check(rules: Rules, draw: Draw, dir: &TablebaseFlag, threads: usize) -> io::R
     })
 }
 
-/// Checks `draw.samples` random entries of `layers`, shared out among
-/// `threads` threads, each with its own generator.
-fn check_samples(layers: &Layers, draw: Draw, threads: u64) -> io::Result<Tally> {
+/// Entries a thread takes at a time: runs of consecutive ones, so that a
+/// thread's reference solver meets the same components again and keeps
+/// them, and short enough that the threads end together.
+const BATCH: usize = 1024;
+
+/// Checks the entries `picked` (numbers over `layers`, ascending), shared
+/// out among `threads` threads a batch at a time, each thread with its
+/// own reference solver.
+fn check_samples(
+    layers: &Layers,
+    picked: &[u64],
+    node_limit: u64,
+    threads: usize,
+) -> io::Result<Tally> {
+    let next = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         let mut workers = Vec::new();
-        for t in 0..threads {
-            let share = draw.samples / threads + u64::from(t < draw.samples % threads);
+        for _ in 0..threads.min(picked.len().div_ceil(BATCH)).max(1) {
             let worker = std::thread::Builder::new().stack_size(SEARCH_STACK);
+            let next = &next;
             workers.push(worker.spawn_scoped(scope, move || {
-                let mut rng =
-                    fastrand::Rng::with_seed(draw.seed.wrapping_mul(1000).wrapping_add(t));
+                let mut reference = Reference::new();
                 let mut tally = Tally::default();
-                for _ in 0..share {
-                    let (k, index) = layers.pick(&mut rng);
-                    tally.count(layers.check(k, index, draw.node_limit));
+                loop {
+                    let from = next.fetch_add(BATCH, Ordering::Relaxed);
+                    if from >= picked.len() {
+                        break tally;
+                    }
+                    for &at in &picked[from..(from + BATCH).min(picked.len())] {
+                        let (k, index) = layers.locate(at);
+                        tally.count(layers.check(&mut reference, k, index, node_limit));
+                    }
                 }
-                tally
             })?);
         }
         let mut sum = Tally::default();
