@@ -64,6 +64,15 @@ DEFAULT_NODE_LIMIT = 20_000
 NODE_LIMITS = {"rio-kadalis": 5_000}
 ROMEIN_BAL = 34_000
 HOUR = 3600.0
+# The machine's memory: a layer must be solved within it.
+MEMORY = 24e9
+
+
+def memory_of(sizes, k):
+    """Bytes a build to layer k holds at most: the graph of layer k while
+    it is solved (68 bytes a position, as Kalah's layer 22 peaked at
+    13.1 GB for 193.5 M positions) and a byte a position below."""
+    return 68 * sizes[k] + sum(sizes[:k])
 
 
 def build_tools():
@@ -150,9 +159,12 @@ def main():
                   f"{rate / ROMEIN_BAL:>6.2f}x {size / 1e6:>8.1f} {convention:>11}")
             rows.append((game, n, per_position))
         print()
-        print("Largest N built in under an hour of 2 cores (EXTRAPOLATED from the last measured"
-              " layer's CPU per position, layer sizes exact; memory: about 80 bytes a position of"
-              " the largest layer while it is solved, plus 1 byte a position for the layers below):")
+        print("Largest N built in under an hour of 2 cores and 24 GB (EXTRAPOLATED from the last"
+              " measured layer's CPU per position, layer sizes exact; memory: about 68 bytes a"
+              " position of the largest layer while it is solved, plus 1 byte a position for the"
+              " layers below, as Kalah's layer 22 measured). Optimistic: the rate falls as layers"
+              " outgrow the caches, and a layer's attractors run on one core; for Kalah it gives"
+              " 23 where a build to 22 took 59.5 min (spec/tablebase.md):")
         for game, n, per_position in rows:
             sizes = layer_sizes(game, 40)
             budget = 2 * HOUR
@@ -160,11 +172,10 @@ def main():
             for k, size in enumerate(sizes):
                 # The time per position grows with the thresholds solved (2k passes).
                 spent += size * per_position * max(1.0, k / max(n, 1))
-                if spent > budget:
+                if spent > budget or memory_of(sizes, k) > MEMORY:
                     break
                 best = k
-            memory = 80 * sizes[best] + sum(sizes[:best])
-            print(f"  {game:14} N = {best:2} (~{memory / 1e9:.1f} GB)")
+            print(f"  {game:14} N = {best:2} (~{memory_of(sizes, best) / 1e9:.1f} GB)")
         print()
         print(f"Cross-check: {args.samples} different entries per game against the reference"
               " solver and search:")
