@@ -15,26 +15,36 @@ use common::run;
 /// The database's directory, built once for every test here.
 fn kalah_database() -> &'static str {
     static DIR: OnceLock<String> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("endgames-kalah-8");
-        let _ = std::fs::remove_dir_all(&dir);
-        let dir = dir.to_string_lossy().into_owned();
-        let args = [
-            "build",
-            "--game",
-            "kalah",
-            "--seeds",
-            "8",
-            "--tablebase",
-            &dir,
-            "-q",
-        ];
-        let out = run("mancala-tablebase", &args, b"");
-        assert_eq!(out.code, 0, "{}", out.stderr);
-        // One line a layer, 0 to 8, after the heading.
-        assert_eq!(out.stdout.lines().count(), 10, "{}", out.stdout);
-        dir
-    })
+    DIR.get_or_init(|| fresh_database("kalah", 8))
+}
+
+/// The directory of `game`'s databases up to `seeds`, built into a fresh
+/// one (named after both) by `mancala-tablebase build`.
+fn fresh_database(game: &str, seeds: u32) -> String {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("endgames-{game}-{seeds}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir = dir.to_string_lossy().into_owned();
+    let seeds = seeds.to_string();
+    let args = [
+        "build",
+        "--game",
+        game,
+        "--seeds",
+        &seeds,
+        "--tablebase",
+        &dir,
+        "-q",
+    ];
+    let out = run("mancala-tablebase", &args, b"");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // One line a layer, 0 to `seeds`, after the heading.
+    assert_eq!(
+        out.stdout.lines().count(),
+        seeds.parse::<usize>().unwrap() + 2,
+        "{}",
+        out.stdout
+    );
+    dir
 }
 
 /// A Kalah endgame with 8 seeds on the board, each side 20 in store.
@@ -204,21 +214,7 @@ fn a_directory_without_the_game_s_database_is_a_note() {
 /// layer 2, 256 in layer 3).
 #[test]
 fn check_covers_every_entry_convention_ones_too() {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("endgames-oware-3");
-    let _ = std::fs::remove_dir_all(&dir);
-    let dir = dir.to_string_lossy().into_owned();
-    let build = [
-        "build",
-        "--game",
-        "oware",
-        "--seeds",
-        "3",
-        "--tablebase",
-        &dir,
-        "-q",
-    ];
-    let out = run("mancala-tablebase", &build, b"");
-    assert_eq!(out.code, 0, "{}", out.stderr);
+    let dir = fresh_database("oware", 3);
     let check = |samples: &str| {
         let args = [
             "check",
