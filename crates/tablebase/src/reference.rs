@@ -201,7 +201,11 @@ impl Reference {
             let report = game.play(mv).ok()?;
             if ended_by_repetition(&report) {
                 // Only a move back to `p` itself can repeat in a fresh
-                // game: a cycle, as any other.
+                // game: a cycle, as any other. No game has one today: it
+                // takes a move that keeps the turn (Kalah's extra turn)
+                // under a repetition rule (Kalah has none, as no Kalah
+                // position recurs); the branch keeps a rule that combined
+                // them from scoring the cycle as the rows swept.
                 let next = match p.play(mv).ok()? {
                     mancala_rules::Played::Finite { position, .. } => position,
                     mancala_rules::Played::Endless { .. } => return None,

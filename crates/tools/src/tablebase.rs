@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::io::{self, Write};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
@@ -356,6 +356,32 @@ struct Draw {
     max_seeds: Option<u32>,
 }
 
+/// The entries `check` takes, as numbers over the layers in order,
+/// ascending: every one of the first `n` (held as the count alone, so a
+/// whole database of hundreds of millions of entries costs no memory), or
+/// those drawn.
+enum Picked {
+    Every(u64),
+    Drawn(Vec<u64>),
+}
+
+impl Picked {
+    fn len(&self) -> u64 {
+        match self {
+            Picked::Every(n) => *n,
+            Picked::Drawn(chosen) => chosen.len() as u64,
+        }
+    }
+
+    /// The `i`-th entry taken (`i < len()`).
+    fn at(&self, i: u64) -> u64 {
+        match self {
+            Picked::Every(_) => i,
+            Picked::Drawn(chosen) => chosen[i as usize],
+        }
+    }
+}
+
 /// The layers samples are drawn from, uniformly over their entries.
 struct Layers<'a> {
     tb: &'a Tablebase,
@@ -384,9 +410,9 @@ impl Layers<'_> {
     /// `samples` different entries drawn uniformly, as numbers over the
     /// layers in order, ascending; every entry when there are no more.
     /// (Floyd's algorithm: each subset of that size equally likely.)
-    fn draw(&self, samples: u64, seed: u64) -> Vec<u64> {
+    fn draw(&self, samples: u64, seed: u64) -> Picked {
         if samples >= self.total {
-            return (0..self.total).collect();
+            return Picked::Every(self.total);
         }
         let mut rng = fastrand::Rng::with_seed(seed);
         let mut chosen = HashSet::with_capacity(samples as usize);
@@ -398,7 +424,7 @@ impl Layers<'_> {
         }
         let mut chosen: Vec<u64> = chosen.into_iter().collect();
         chosen.sort_unstable();
-        chosen
+        Picked::Drawn(chosen)
     }
 
     /// Entry number `at` over the layers in order: its layer and index in
@@ -504,21 +530,22 @@ fn check(rules: Rules, draw: Draw, dir: &TablebaseFlag, threads: usize) -> io::R
 /// Entries a thread takes at a time: runs of consecutive ones, so that a
 /// thread's reference solver meets the same components again and keeps
 /// them, and short enough that the threads end together.
-const BATCH: usize = 1024;
+const BATCH: u64 = 1024;
 
 /// Checks the entries `picked` (numbers over `layers`, ascending), shared
 /// out among `threads` threads a batch at a time, each thread with its
 /// own reference solver.
 fn check_samples(
     layers: &Layers,
-    picked: &[u64],
+    picked: &Picked,
     node_limit: u64,
     threads: usize,
 ) -> io::Result<Tally> {
-    let next = AtomicUsize::new(0);
+    let next = AtomicU64::new(0);
     std::thread::scope(|scope| {
         let mut workers = Vec::new();
-        for _ in 0..threads.min(picked.len().div_ceil(BATCH)).max(1) {
+        let batches = usize::try_from(picked.len().div_ceil(BATCH)).unwrap_or(usize::MAX);
+        for _ in 0..threads.min(batches).max(1) {
             let worker = std::thread::Builder::new().stack_size(SEARCH_STACK);
             let next = &next;
             workers.push(worker.spawn_scoped(scope, move || {
@@ -529,8 +556,8 @@ fn check_samples(
                     if from >= picked.len() {
                         break tally;
                     }
-                    for &at in &picked[from..(from + BATCH).min(picked.len())] {
-                        let (k, index) = layers.locate(at);
+                    for i in from..(from + BATCH).min(picked.len()) {
+                        let (k, index) = layers.locate(picked.at(i));
                         tally.count(layers.check(&mut reference, k, index, node_limit));
                     }
                 }
