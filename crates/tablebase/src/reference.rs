@@ -90,18 +90,43 @@ enum Node {
     Moves(Vec<Edge>),
 }
 
+/// Positions the reference keeps at most: past this many it forgets them
+/// all before its next question. A kept position takes 80 bytes, and the
+/// map up to twice the room, so at most about 340 MB a solver (a checking
+/// thread has its own), where keeping every one grew by about a kilobyte
+/// for each Oware entry checked. What is forgotten is solved again when
+/// met again.
+const KEEP_AT_MOST: usize = 1 << 21;
+
 /// The reference solver: positions solved so far, kept for the next
 /// questions (a component is solved whole, so checking many positions of
-/// one layer explores it once).
-#[derive(Debug, Default)]
+/// one layer explores it once), up to [`KEEP_AT_MOST`].
+#[derive(Debug)]
 pub struct Reference {
     solved: HashMap<Position, Solved>,
+    keep_at_most: usize,
+}
+
+impl Default for Reference {
+    fn default() -> Reference {
+        Reference::keeping(KEEP_AT_MOST)
+    }
 }
 
 impl Reference {
     #[must_use]
     pub fn new() -> Reference {
         Reference::default()
+    }
+
+    /// A reference that forgets every position it has solved once it
+    /// keeps more than `at_most` (before its next question).
+    #[must_use]
+    pub fn keeping(at_most: usize) -> Reference {
+        Reference {
+            solved: HashMap::new(),
+            keep_at_most: at_most,
+        }
     }
 
     /// Positions solved and kept so far.
@@ -119,6 +144,9 @@ impl Reference {
     /// start, or right after seeds left the board): the value and whether
     /// it is exact, or [`Entry::UNKNOWN`].
     pub fn entry(&mut self, pos: &Position) -> Entry {
+        if self.solved.len() > self.keep_at_most {
+            self.solved = HashMap::new();
+        }
         let mut game = Game::start(*pos);
         let Ok(report) = game.settle() else {
             return Entry::UNKNOWN;
