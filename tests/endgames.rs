@@ -24,13 +24,13 @@ fn fresh_database(game: &str, seeds: u32) -> String {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("endgames-{game}-{seeds}"));
     let _ = std::fs::remove_dir_all(&dir);
     let dir = dir.to_string_lossy().into_owned();
-    let seeds = seeds.to_string();
+    let seeds_arg = seeds.to_string();
     let args = [
         "build",
         "--game",
         game,
         "--seeds",
-        &seeds,
+        &seeds_arg,
         "--tablebase",
         &dir,
         "-q",
@@ -40,7 +40,7 @@ fn fresh_database(game: &str, seeds: u32) -> String {
     // One line a layer, 0 to `seeds`, after the heading.
     assert_eq!(
         out.stdout.lines().count(),
-        seeds.parse::<usize>().unwrap() + 2,
+        seeds as usize + 2,
         "{}",
         out.stdout
     );
